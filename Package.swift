@@ -1,0 +1,81 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The module graph follows the data flow:
+// LayoutModel → CGMP + ExactArithmetic → BackendContract → one module per backend
+// (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → CLI.
+let package = Package(
+    name: "LayoutBench",
+    products: [
+        .executable(name: "layoutbench", targets: ["LayoutBenchCLI"]),
+        .library(name: "LayoutModel", targets: ["LayoutModel"]),
+        .library(name: "ExactArithmetic", targets: ["ExactArithmetic"]),
+        .library(name: "BackendContract", targets: ["BackendContract"]),
+        .library(name: "GaussianBackend", targets: ["GaussianBackend"]),
+        .library(name: "ExactSimplex", targets: ["ExactSimplex"]),
+        .library(name: "FloatSimplex", targets: ["FloatSimplex"]),
+        .library(name: "Generator", targets: ["Generator"]),
+        .library(name: "Fuzzing", targets: ["Fuzzing"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // The `.layout` format, VFL, validation, lowering to linear rows, results. No dependencies.
+        .target(name: "LayoutModel"),
+        // GMP from the system (libgmp-dev), with C shims for the macros Swift cannot import.
+        .systemLibrary(
+            name: "CGMP",
+            pkgConfig: "gmp",
+            providers: [.apt(["libgmp-dev"])]
+        ),
+        // Exact rationals: an Int64 fast path that falls back to GMP's mpq_t.
+        .target(name: "ExactArithmetic", dependencies: ["CGMP", "LayoutModel"]),
+        // The protocol every backend implements, budgets and statistics.
+        .target(name: "BackendContract", dependencies: ["LayoutModel"]),
+        // The naive baseline: dense Gaussian elimination, required equalities only.
+        .target(name: "GaussianBackend", dependencies: ["BackendContract", "LayoutModel"]),
+        // The exact reference: rational simplex with certificates.
+        .target(name: "ExactSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        // Checks the exact backend's certificates; shares no code with the simplex.
+        .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
+        // Incremental Cassowary simplex in Double with lexicographic priorities.
+        .target(name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        // Seeded generator of realistic, random and pathological systems.
+        .target(name: "Generator", dependencies: ["LayoutModel"]),
+        // Expected results, corpus replay; later the comparator, oracles and reducer.
+        .target(name: "Fuzzing", dependencies: ["LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]),
+        .executableTarget(
+            name: "LayoutBenchCLI",
+            dependencies: [
+                "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
+                "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "LayoutModelTests",
+            dependencies: [
+                "LayoutModel", "ExactArithmetic", "Generator",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic"]),
+        .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract"]),
+        .testTarget(
+            name: "ExactSimplexTests",
+            dependencies: ["ExactSimplex", "CertificateChecker", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
+        ),
+        .testTarget(
+            name: "FloatSimplexTests",
+            dependencies: ["FloatSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
+        ),
+        .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel"]),
+        .testTarget(
+            name: "FuzzingTests",
+            dependencies: ["Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,109 @@
+import LayoutModel
+
+/// Whether a backend can solve a system, and if not, why.
+public enum Support: Sendable, Hashable {
+    case supported
+    /// The reason, in a few words ("inequalities", "optional constraints").
+    case unsupported(String)
+
+    public var isSupported: Bool { self == .supported }
+}
+
+/// How much a solve may spend. A backend that runs out returns
+/// ``LayoutModel/SolveStatus/budgetExceeded`` instead of hanging.
+public struct Budget: Sendable, Hashable {
+    /// Pivots, elimination steps or whatever the backend counts; nil for no limit.
+    public var iterations: Int?
+    /// Wall-clock time; nil for no limit.
+    public var wallTime: Duration?
+
+    public init(iterations: Int? = nil, wallTime: Duration? = nil) {
+        self.iterations = iterations
+        self.wallTime = wallTime
+    }
+
+    public static let unlimited = Budget()
+}
+
+/// What a solve cost.
+public struct SolveStatistics: Sendable, Hashable, Codable {
+    /// Pivots (simplex) or row operations (elimination).
+    public var iterations: Int
+    /// Wall-clock time of the solve, lowering included.
+    public var duration: Duration
+
+    public init(iterations: Int = 0, duration: Duration = .zero) {
+        self.iterations = iterations
+        self.duration = duration
+    }
+}
+
+/// A solution with its statistics.
+public struct BackendResult: Sendable, Hashable {
+    public var solution: Solution
+    public var statistics: SolveStatistics
+
+    public init(solution: Solution, statistics: SolveStatistics) {
+        self.solution = solution
+        self.statistics = statistics
+    }
+}
+
+/// Why a backend did not return a result.
+public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `solve` was called on a system the backend does not support.
+    case unsupported(backend: String, reason: String)
+    /// The backend failed internally (a bug in the backend, not in the input).
+    case internalFailure(backend: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let backend, let reason): return "\(backend) does not support this system: \(reason)"
+        case .internalFailure(let backend, let message): return "\(backend) failed: \(message)"
+        }
+    }
+}
+
+/// A constraint solver LayoutBench can run and judge.
+///
+/// Implementations are value types or immutable: the runner calls `solve` concurrently from
+/// Dispatch workers, each call with its own system.
+public protocol LayoutBackend: Sendable {
+    /// The name users select it by (`--backend NAME`).
+    var name: String { get }
+    /// One line on what it is and what it supports.
+    var summary: String { get }
+    /// Whether `solve` applies to this system.
+    func supports(_ system: ConstraintSystem) -> Support
+    /// Solves the system (spec §5). Throws ``BackendError/unsupported(backend:reason:)`` for
+    /// a system `supports` rejects.
+    func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult
+}
+
+/// Tracks a ``Budget`` during a solve. Checking the clock is cheap but not free, so the
+/// time is read once every `clockStride` iterations.
+public struct BudgetMeter: Sendable {
+    public let budget: Budget
+    public private(set) var iterations = 0
+    private let start: ContinuousClock.Instant
+    private let clockStride = 64
+
+    public init(_ budget: Budget) {
+        self.budget = budget
+        self.start = ContinuousClock.now
+    }
+
+    /// Counts `n` iterations; false once the budget is spent.
+    public mutating func spend(_ n: Int = 1) -> Bool {
+        let before = iterations
+        iterations += n
+        if let limit = budget.iterations, iterations > limit { return false }
+        if let limit = budget.wallTime, before / clockStride != iterations / clockStride || n >= clockStride {
+            if ContinuousClock.now - start > limit { return false }
+        }
+        return true
+    }
+
+    /// Time since the meter started.
+    public var elapsed: Duration { ContinuousClock.now - start }
+}

@@ -1,0 +1,52 @@
+import LayoutModel
+
+/// The checker's own reading of the exact backend's certificate format
+/// (`layoutbench-exact-certificate/1`, described in `docs/exact-backend.md`).
+///
+/// This module deliberately shares no code with the simplex: it declares its own types for
+/// the format and re-derives every linear program from the ``LayoutModel/ConstraintSystem``.
+public struct CertificateDocument: Sendable, Hashable, Codable {
+    /// The only format this checker reads.
+    public static let supportedFormat = "layoutbench-exact-certificate/1"
+
+    public var format: String
+    public var status: SolveStatus
+    public var broken: [BrokenConstraint]
+    public var conflict: Conflict?
+    public var levels: [Level]
+
+    /// A multiplier on the constraint with index `constraint` (file order).
+    public struct Multiplier: Sendable, Hashable, Codable {
+        public var constraint: Int
+        public var value: String
+    }
+
+    /// Multipliers claimed to prove a set of required constraints infeasible.
+    public struct Farkas: Sendable, Hashable, Codable {
+        public var multipliers: [Multiplier]
+    }
+
+    public struct BrokenConstraint: Sendable, Hashable, Codable {
+        public var constraint: Int
+        public var farkas: Farkas
+    }
+
+    /// A point claimed to satisfy every conflict member but `omitted`.
+    public struct Witness: Sendable, Hashable, Codable {
+        public var omitted: Int
+        public var values: [String]
+    }
+
+    public struct Conflict: Sendable, Hashable, Codable {
+        public var farkas: Farkas
+        public var witnesses: [Witness]
+    }
+
+    /// A claimed lower bound on the error sum of `level`.
+    public struct Level: Sendable, Hashable, Codable {
+        public var level: Int
+        public var objective: String
+        public var multipliers: [Multiplier]
+        public var levelMultipliers: [String]
+    }
+}

@@ -1,0 +1,430 @@
+import BackendContract
+import ExactArithmetic
+import LayoutModel
+
+/// The exact reference backend: the whole of spec §5 in rational arithmetic, with
+/// certificates.
+///
+/// The required walk, the conflict, the lexicographic optimum and the determined unknowns
+/// are all computed exactly by a revised simplex (``SimplexEngine``) over GMP-backed
+/// ``ExactArithmetic/Rational``s; `docs/exact-backend.md` describes the method.
+public struct ExactSimplexBackend: LayoutBackend {
+    /// How the determined unknowns are found.
+    public enum DeterminacyMethod: Sendable, Hashable {
+        /// From the final basis; a min and a max LP only where degeneracy leaves it open.
+        case finalBasis
+        /// A min and a max LP for every unknown: slow, for cross-checking the default.
+        case minimumAndMaximum
+    }
+
+    public var determinacy: DeterminacyMethod
+
+    public init(determinacy: DeterminacyMethod = .finalBasis) {
+        self.determinacy = determinacy
+    }
+
+    public var name: String { "exact" }
+
+    public var summary: String {
+        "exact rational revised simplex (GMP): lexicographic priorities, broken lists, conflicts, ambiguity, certificates"
+    }
+
+    /// Every valid system.
+    public func supports(_ system: ConstraintSystem) -> Support { .supported }
+
+    public func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
+        try solveWithReport(system, budget: budget).result
+    }
+
+    /// Solves and returns the certificate of the solution (see ``SolutionCertificate``).
+    public func solveCertified(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> (BackendResult, SolutionCertificate) {
+        let report = try solveWithReport(system, budget: budget)
+        return (report.result, report.certificate)
+    }
+
+    /// Solves and returns the result, its certificate and what the solve measured.
+    public func solveWithReport(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> ExactSolveReport {
+        var solve = ExactSolve(system: system, budget: budget, determinacy: determinacy)
+        do {
+            let (solution, certificate) = try solve.run()
+            return solve.report(solution: solution, certificate: certificate)
+        } catch {
+            switch error {
+            case .budgetExceeded:
+                return solve.report(
+                    solution: .budgetExceeded(variableCount: system.variableCount),
+                    certificate: SolutionCertificate(status: .budgetExceeded))
+            case .internalFailure(let message):
+                throw .internalFailure(backend: name, message: message)
+            }
+        }
+    }
+}
+
+/// A solve's result, certificate and measurements.
+public struct ExactSolveReport: Sendable {
+    public var result: BackendResult
+    public var certificate: SolutionCertificate
+    /// Exact optimal error sums per level (the rational form of `solution.objective`).
+    public var exactObjective: [String] { result.solution.exactObjective ?? [] }
+    /// Basis factorizations computed (each feasibility check starts with one).
+    public var refactorizations: Int
+    /// Linear programs solved to test the required set or a conflict candidate.
+    public var feasibilityChecks: Int
+    /// Min/max programs solved because the cheap determinacy test was inconclusive.
+    public var determinacyPrograms: Int
+    /// The largest numerator and denominator met in factors, updates, values and duals.
+    public var bitWidths: BitWidths
+}
+
+/// One solve: its inputs, its meter and its counters.
+struct ExactSolve {
+    let system: ConstraintSystem
+    let lowered: LinearSystem<Rational>
+    let determinacy: ExactSimplexBackend.DeterminacyMethod
+    var meter: BudgetMeter
+    var refactorizations = 0
+    var feasibilityChecks = 0
+    var determinacyPrograms = 0
+    var bitWidths = BitWidths()
+
+    init(system: ConstraintSystem, budget: Budget, determinacy: ExactSimplexBackend.DeterminacyMethod) {
+        self.system = system
+        self.determinacy = determinacy
+        self.meter = BudgetMeter(budget)
+        self.lowered = system.lowered(as: Rational.self)
+    }
+
+    func report(solution: Solution, certificate: SolutionCertificate) -> ExactSolveReport {
+        ExactSolveReport(
+            result: BackendResult(
+                solution: solution,
+                statistics: SolveStatistics(iterations: meter.iterations, duration: meter.elapsed)),
+            certificate: certificate, refactorizations: refactorizations,
+            feasibilityChecks: feasibilityChecks, determinacyPrograms: determinacyPrograms,
+            bitWidths: bitWidths)
+    }
+
+    private mutating func absorb(_ engine: SimplexEngine) {
+        refactorizations += engine.refactorizations
+        bitWidths.record(engine.bitWidths)
+    }
+
+    // MARK: The whole solve
+
+    mutating func run() throws(SolveInterruption) -> (Solution, SolutionCertificate) {
+        let rows = lowered.rows
+        let required = rows.indices.filter { rows[$0].isRequired }
+        let optional = rows.indices.filter { !rows[$0].isRequired }
+
+        // The required walk (§5.1). When everything together is feasible, the walk keeps
+        // every constraint and the LP just built goes on to the priorities.
+        var feasible = try feasibleEngine(rows: rows.indices.map { $0 })
+        var kept = required
+        var brokenCertificates: [SolutionCertificate.BrokenConstraint] = []
+        var conflictCertificate: SolutionCertificate.Conflict?
+        var conflict: [Int] = []
+        if feasible == nil {
+            let walk = try requiredWalk(required)
+            kept = walk.kept
+            brokenCertificates = walk.broken.map {
+                SolutionCertificate.BrokenConstraint(constraint: $0.row, farkas: Self.farkasCertificate($0.farkas))
+            }
+            guard let first = walk.broken.first else { throw .internalFailure("infeasible, yet nothing broken") }
+            let found = try irreducibleConflict(first.row, farkas: first.farkas)
+            conflict = found.members
+            conflictCertificate = SolutionCertificate.Conflict(
+                farkas: Self.farkasCertificate(found.farkas), witnesses: found.witnesses)
+            feasible = try feasibleEngine(rows: (kept + optional).sorted())
+        }
+        guard var engine = feasible else { throw .internalFailure("the kept required set is infeasible") }
+        let program = engine.program
+
+        // The lexicographic optimum (§5.2): one level at a time from the last optimal
+        // basis, restricting to each level's optimal face by fixing columns.
+        let levelCount = lowered.levels.count
+        var levelCosts: [[Int: Rational]] = []
+        var levelDuals: [[Rational]] = []
+        var optima: [Rational] = []
+        var fixedAtLevel: [[Int]] = []
+        for level in 1..<(levelCount + 1) {
+            let costs = program.levelCosts(level)
+            guard case .optimal = try engine.minimize(costs: costs, meter: &meter) else {
+                throw .internalFailure("level \(level) unbounded")
+            }
+            let y = engine.duals(costs: costs)
+            var optimum = Rational.zero
+            for (column, cost) in costs { optimum.addProduct(cost, engine.value(of: column)) }
+            for value in y { bitWidths.record(value) }
+            levelCosts.append(costs)
+            levelDuals.append(y)
+            optima.append(optimum)
+            fixedAtLevel.append(engine.fixPositiveReducedCosts(duals: y, costs: costs))
+        }
+
+        // Determined and ambiguous unknowns (§5.3) on the final optimal face.
+        let ambiguous = try ambiguousUnknowns(engine)
+        absorb(engine)
+
+        let values = engine.unknownValues
+        let objective = try levelErrors(at: values, kept: Set(kept), expected: optima)
+        for value in values { bitWidths.record(value) }
+
+        let levelCertificates = (0..<levelCount).map { k in
+            levelCertificate(
+                level: k + 1, program: program, costs: levelCosts, duals: levelDuals, optima: optima,
+                fixedAtLevel: fixedAtLevel)
+        }
+        let broken = brokenCertificates.map(\.constraint)
+        let status: SolveStatus = broken.isEmpty ? .optimal : .unsatisfiable
+        let solution = Solution(
+            status: status, values: values.map(\.doubleValue), objective: objective.map(\.doubleValue),
+            ambiguous: ambiguous.map { Unknown(variable: $0) }, broken: broken, conflict: conflict,
+            exactValues: values.map(\.description), exactObjective: objective.map(\.description))
+        var certificate = SolutionCertificate(
+            status: status, broken: brokenCertificates, conflict: conflictCertificate, levels: levelCertificates)
+        if var conflictCertificate = certificate.conflict, let first = broken.first {
+            // The solution itself satisfies every kept constraint, hence the conflict less
+            // its first broken member.
+            conflictCertificate.witnesses.append(
+                SolutionCertificate.Witness(omitted: first, values: values.map(\.description)))
+            conflictCertificate.witnesses.sort { $0.omitted < $1.omitted }
+            certificate.conflict = conflictCertificate
+        }
+        return (solution, certificate)
+    }
+
+    // MARK: Feasibility
+
+    /// The rows in the order the crash basis should consider them (see ``SimplexEngine``).
+    static func crashOrder(_ program: LinearProgram) -> [Int] {
+        let rows = program.rows
+        let indices = rows.indices
+        let requiredEqualities = indices.filter { rows[$0].level == 0 && rows[$0].relation == .equal }
+        let optional = indices.filter { rows[$0].level > 0 }.sorted {
+            (rows[$0].level, rows[$0].relation == .equal ? 0 : 1, $0) < (rows[$1].level, rows[$1].relation == .equal ? 0 : 1, $1)
+        }
+        let requiredInequalities = indices.filter { rows[$0].level == 0 && rows[$0].relation != .equal }
+        return requiredEqualities + optional + requiredInequalities
+    }
+
+    /// A feasible basis of the LP of `rows` (system row indices, ascending), or nil.
+    mutating func feasibleEngine(rows: [Int]) throws(SolveInterruption) -> SimplexEngine? {
+        switch try check(rows) {
+        case .feasible(let engine): return engine
+        case .infeasible: return nil
+        }
+    }
+
+    enum CheckOutcome {
+        case feasible(SimplexEngine)
+        /// Multipliers `λ` by system row (nonzero only), in the certificate's convention.
+        case infeasible([Int: Rational])
+    }
+
+    /// Phase one on the LP of `rows`.
+    mutating func check(_ rows: [Int]) throws(SolveInterruption) -> CheckOutcome {
+        feasibilityChecks += 1
+        let program = LinearProgram(system: lowered, selected: rows)
+        var engine = try SimplexEngine(program: program, order: Self.crashOrder(program))
+        let farkas = try engine.makeFeasible(meter: &meter)
+        absorb(engine)
+        guard let y = farkas else { return .feasible(engine) }
+        // The engine's y has yᵀb > 0 with b = −c; the certificate's λ = −y has λᵀc > 0.
+        var multipliers: [Int: Rational] = [:]
+        for (r, value) in y.enumerated() where !value.isZero {
+            guard program.rows[r].level == 0 else {
+                throw .internalFailure("a Farkas multiplier on an optional row")
+            }
+            multipliers[program.rows[r].systemRow] = -value
+            bitWidths.record(value)
+        }
+        return .infeasible(multipliers)
+    }
+
+    /// The greedy walk over `required` in file order: a constraint is kept iff it is
+    /// feasible with those kept before it. A prefix of the remaining constraints stays
+    /// feasible up to the first one that breaks it, so each broken constraint is found by
+    /// a binary search over prefixes rather than one check per constraint.
+    mutating func requiredWalk(_ required: [Int]) throws(SolveInterruption)
+        -> (kept: [Int], broken: [(row: Int, farkas: [Int: Rational])])
+    {
+        var kept: [Int] = []
+        var broken: [(row: Int, farkas: [Int: Rational])] = []
+        var pending = required[...]
+        while !pending.isEmpty {
+            guard case .infeasible(var upperCertificate) = try check(kept + pending) else {
+                kept += pending
+                break
+            }
+            // kept ∪ pending[..<lo] is feasible, kept ∪ pending[..<hi] is not.
+            var lo = 0, hi = pending.count
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                switch try check(kept + pending.prefix(mid)) {
+                case .feasible: lo = mid
+                case .infeasible(let certificate):
+                    hi = mid
+                    upperCertificate = certificate
+                }
+            }
+            let start = pending.startIndex
+            kept += pending[start..<(start + hi - 1)]
+            broken.append((pending[start + hi - 1], upperCertificate))
+            pending = pending[(start + hi)...]
+        }
+        return (kept, broken)
+    }
+
+    /// An irreducible infeasible subset containing `first`, by a deletion filter over the
+    /// support of `farkas` (which contains `first`, as the constraints kept before it are
+    /// feasible). Returns its members in file order, its Farkas multipliers and, for each
+    /// member but `first`, a point satisfying all the others.
+    mutating func irreducibleConflict(_ first: Int, farkas: [Int: Rational]) throws(SolveInterruption)
+        -> (members: [Int], farkas: [Int: Rational], witnesses: [SolutionCertificate.Witness])
+    {
+        var certificate = farkas
+        var members = Set(farkas.keys)
+        var witnesses: [SolutionCertificate.Witness] = []
+        for candidate in farkas.keys.sorted() where candidate != first && members.contains(candidate) {
+            let rest = members.subtracting([candidate]).sorted()
+            switch try check(rest) {
+            case .feasible(let engine):
+                witnesses.append(SolutionCertificate.Witness(
+                    omitted: candidate, values: engine.unknownValues.map(\.description)))
+            case .infeasible(let smaller):
+                certificate = smaller
+                members = Set(smaller.keys)
+            }
+        }
+        guard members.contains(first) else { throw .internalFailure("the conflict lost its broken constraint") }
+        witnesses.removeAll { !members.contains($0.omitted) }
+        return (members.sorted(), certificate, witnesses)
+    }
+
+    static func farkasCertificate(_ multipliers: [Int: Rational]) -> SolutionCertificate.Farkas {
+        SolutionCertificate.Farkas(multipliers: multipliers.sorted { $0.key < $1.key }.map {
+            SolutionCertificate.Multiplier(constraint: $0.key, value: $0.value.description)
+        })
+    }
+
+    // MARK: Determined and ambiguous unknowns
+
+    /// The unknowns that are not constant on the final optimal face (ascending).
+    ///
+    /// On the face, `x_B = β − Σ_J (B⁻¹A_j) x_j` over the nonbasic columns `J` still free to
+    /// move (free unknowns, and nonnegative columns not fixed by a level). An unknown that
+    /// no column of `J` reaches is determined; one reached by a column that can take a
+    /// positive step (no degenerate basic variable blocks it) is ambiguous. Only unknowns
+    /// reached solely by blocked columns need their minimum and maximum over the face,
+    /// each a warm-started LP.
+    mutating func ambiguousUnknowns(_ engine: SimplexEngine) throws(SolveInterruption) -> [Int] {
+        let program = engine.program
+        var ambiguous = Set<Int>()
+        var suspect = Set<Int>()
+        if determinacy == .minimumAndMaximum {
+            suspect = Set(0..<program.unknownCount)
+        }
+        for j in engine.movableNonbasicColumns where determinacy == .finalBasis {
+            let alpha = engine.column(j)
+            var reached: [Int] = j < program.unknownCount ? [j] : []
+            for (slot, a) in alpha.enumerated() where !a.isZero && engine.basis[slot] < program.unknownCount {
+                reached.append(engine.basis[slot])
+            }
+            if reached.isEmpty { continue }
+            let movable = engine.canMove(alpha: alpha, direction: 1)
+                || (program.kinds[j] == .free && engine.canMove(alpha: alpha, direction: -1))
+            if movable { ambiguous.formUnion(reached) } else { suspect.formUnion(reached) }
+        }
+        for unknown in suspect.subtracting(ambiguous).sorted() {
+            if try !isConstantOnFace(unknown, engine) { ambiguous.insert(unknown) }
+        }
+        return ambiguous.sorted()
+    }
+
+    /// Whether `unknown` has one value on the face: its minimum and maximum both equal the
+    /// current value.
+    mutating func isConstantOnFace(_ unknown: Int, _ engine: SimplexEngine) throws(SolveInterruption) -> Bool {
+        let current = engine.value(of: unknown)
+        for sign in [Rational.one, -Rational.one] {
+            determinacyPrograms += 1
+            var probe = engine
+            let outcome = try probe.minimize(costs: [unknown: sign], meter: &meter)
+            absorb(probe)
+            guard case .optimal = outcome else { return false }
+            if probe.value(of: unknown) != current { return false }
+        }
+        return true
+    }
+
+    // MARK: Objective and certificates
+
+    /// E(p) per level at `values`, computed from the rows; it must equal the simplex's optima.
+    func levelErrors(at values: [Rational], kept: Set<Int>, expected: [Rational]) throws(SolveInterruption) -> [Rational] {
+        var errors = [Rational](repeating: .zero, count: lowered.levels.count)
+        for (index, row) in lowered.rows.enumerated() {
+            let d = row.value(at: values)
+            if row.isRequired {
+                let holds: Bool
+                switch row.relation {
+                case .equal: holds = d.isZero
+                case .lessThanOrEqual: holds = d.sign <= 0
+                case .greaterThanOrEqual: holds = d.sign >= 0
+                }
+                if kept.contains(index) && !holds { throw .internalFailure("kept constraint \(index) violated") }
+                continue
+            }
+            let error: Rational
+            switch row.relation {
+            case .equal: error = d.magnitude
+            case .lessThanOrEqual: error = d.sign > 0 ? d : .zero
+            case .greaterThanOrEqual: error = d.sign < 0 ? -d : .zero
+            }
+            errors[row.level - 1] += error
+        }
+        guard errors == expected else { throw .internalFailure("error sums \(errors) differ from the optima \(expected)") }
+        return errors
+    }
+
+    /// The dual certificate of level `level`: the duals of every level up to it, combined
+    /// with weights `ν` so that the columns fixed at higher levels get nonnegative reduced
+    /// costs. Going down from `level − 1`, `ν_i` is the least weight that makes the
+    /// columns fixed at level `i` (whose `d⁽ⁱ⁾` is positive) nonnegative; adding `ν_i d⁽ⁱ⁾`
+    /// cannot spoil columns fixed later, whose `d⁽ⁱ⁾` is nonnegative at level `i`'s optimum.
+    func levelCertificate(
+        level: Int, program: LinearProgram, costs: [[Int: Rational]], duals: [[Rational]],
+        optima: [Rational], fixedAtLevel: [[Int]]
+    ) -> SolutionCertificate.Level {
+        func reducedCost(_ j: Int, _ i: Int) -> Rational {
+            (costs[i - 1][j] ?? .zero) - program.dot(duals[i - 1], column: j)
+        }
+        var weights = [Rational](repeating: .zero, count: level)
+        weights[level - 1] = .one
+        for i in stride(from: level - 1, through: 1, by: -1) {
+            var weight = Rational.zero
+            for j in fixedAtLevel[i - 1] {
+                var combined = Rational.zero
+                for higher in (i + 1)...level where !weights[higher - 1].isZero {
+                    combined.addProduct(weights[higher - 1], reducedCost(j, higher))
+                }
+                if combined.sign < 0 {
+                    let needed = -combined / reducedCost(j, i)
+                    if weight < needed { weight = needed }
+                }
+            }
+            weights[i - 1] = weight
+        }
+        var combined = [Rational](repeating: .zero, count: program.rowCount)
+        for i in 1...level where !weights[i - 1].isZero {
+            for (r, y) in duals[i - 1].enumerated() where !y.isZero { combined[r].addProduct(weights[i - 1], y) }
+        }
+        var multipliers: [SolutionCertificate.Multiplier] = []
+        for (r, y) in combined.enumerated() where !y.isZero {
+            multipliers.append(SolutionCertificate.Multiplier(constraint: program.rows[r].systemRow, value: (-y).description))
+        }
+        multipliers.sort { $0.constraint < $1.constraint }
+        return SolutionCertificate.Level(
+            level: level, objective: optima[level - 1].description, multipliers: multipliers,
+            levelMultipliers: weights.dropLast().map(\.description))
+    }
+}

@@ -1,0 +1,364 @@
+import BackendContract
+import ExactArithmetic
+import LayoutModel
+
+/// Why a solve stopped early.
+enum SolveInterruption: Error, Sendable {
+    /// The budget ran out.
+    case budgetExceeded
+    /// An invariant of the method failed (a bug, never the input's fault).
+    case internalFailure(String)
+}
+
+/// How an optimisation ended.
+enum OptimizationOutcome: Sendable {
+    case optimal
+    /// The objective decreases without bound along column `column` moved in `direction`.
+    case unbounded(column: Int, direction: Int)
+}
+
+/// A revised primal simplex over a ``LinearProgram``, in exact arithmetic.
+///
+/// Nonbasic columns sit at zero (free, nonnegative and artificial alike), so the point is
+/// `x_B = B⁻¹ b`. The basis is kept as an LU factorization with eta updates, never as a
+/// tableau. Pricing is Dantzig's largest reduced cost; after a run of degenerate pivots it
+/// switches to Bland's rule (smallest index entering and, always, smallest index leaving
+/// among ties), which cannot cycle.
+struct SimplexEngine: Sendable {
+    private(set) var program: LinearProgram
+    /// The column in each basis slot.
+    private(set) var basis: [Int]
+    /// The slot of each column, or -1 when nonbasic.
+    private(set) var slotOf: [Int]
+    /// The value of the basic column in each slot.
+    private(set) var basicValues: [Rational]
+    private var factorization: BasisFactorization
+    /// Columns held at zero for good: the lexicographic phase fixes every nonbasic column
+    /// whose reduced cost at a level's optimum is positive (see ``fixPositiveReducedCosts``).
+    private(set) var excluded: [Bool]
+    private(set) var pivots = 0
+    private(set) var refactorizations = 0
+    private(set) var bitWidths = BitWidths()
+
+    /// Degenerate pivots in a row before Bland's rule takes over.
+    private let blandThreshold = 20
+
+    /// A crash basis: rows are visited in `order`, and each takes as its basic column an
+    /// unknown of its own that no earlier row took (the one in fewest rows, then the
+    /// latest declared), or else its own auxiliary column. Dependent choices are repaired
+    /// by the factorization. Visiting required equalities, then optional rows from the
+    /// highest level down, then required inequalities, guesses the optimal basis of a
+    /// typical layout (equalities tight, wishes met, inequalities slack), so that a
+    /// well-posed layout often needs no pivot at all.
+    init(program: LinearProgram, order: [Int]) throws(SolveInterruption) {
+        self.program = program
+        let m = program.rowCount
+        var taken = [Bool](repeating: false, count: program.columnCount)
+        var basis = [Int](repeating: -1, count: m)
+        var termsOfRow = [[Int]](repeating: [], count: m)
+        for j in 0..<program.unknownCount {
+            for entry in program.columns[j] { termsOfRow[entry.index].append(j) }
+        }
+        for r in order {
+            var best: Int?
+            for j in termsOfRow[r] where !taken[j] {
+                if let b = best {
+                    let dj = program.unknownDegree[j], db = program.unknownDegree[b]
+                    if dj < db || (dj == db && j > b) { best = j }
+                } else {
+                    best = j
+                }
+            }
+            let column = best ?? Self.preferredAuxiliary(program, row: r)
+            taken[column] = true
+            basis[r] = column
+        }
+        self.basis = basis
+        self.slotOf = [Int](repeating: -1, count: program.columnCount)
+        self.basicValues = []
+        self.excluded = [Bool](repeating: false, count: program.columnCount)
+        self.factorization = BasisFactorization.empty
+        try refactorize()
+    }
+
+    /// The auxiliary column a row falls back on: for an optional row the one that will be
+    /// nonnegative when the row's unknowns are all zero.
+    private static func preferredAuxiliary(_ program: LinearProgram, row r: Int) -> Int {
+        let second = program.secondAuxiliary[r]
+        if second >= 0, program.rhs[r].sign > 0 { return second }
+        return program.firstAuxiliary[r]
+    }
+
+    /// Rebuilds the factorization of the current basis and recomputes `x_B` from scratch.
+    mutating func refactorize() throws(SolveInterruption) {
+        let m = program.rowCount
+        var repairs = 0
+        while true {
+            switch BasisFactorization.factorize(columns: basis.map { program.columns[$0] }) {
+            case .factorized(let f):
+                factorization = f
+            case .singular(let slots, let rows):
+                // Each repaired slot's column leaves the basis for its row's (unit)
+                // auxiliary, which no other slot holds: that row found no pivot.
+                guard repairs == 0 else { throw .internalFailure("a repaired basis is singular") }
+                for (slot, row) in zip(slots, rows) { basis[slot] = program.firstAuxiliary[row] }
+                repairs += 1
+                continue
+            }
+            break
+        }
+        for j in slotOf.indices { slotOf[j] = -1 }
+        for (slot, column) in basis.enumerated() {
+            guard slotOf[column] == -1 else { throw .internalFailure("column \(column) basic twice") }
+            slotOf[column] = slot
+        }
+        basicValues = factorization.solve(
+            (0..<m).compactMap { program.rhs[$0].isZero ? nil : SparseEntry($0, program.rhs[$0]) })
+        for value in basicValues { bitWidths.record(value) }
+        bitWidths.record(factorization.bitWidths)
+        refactorizations += 1
+        #if DEBUGCHECK
+        checkResidual("refactorize")
+        #endif
+    }
+
+    #if DEBUGCHECK
+    func checkResidual(_ label: String) {
+        var residual = program.rhs
+        for (slot, column) in basis.enumerated() {
+            for e in program.columns[column] { residual[e.index].addProduct(-basicValues[slot], e.value) }
+        }
+        if residual.contains(where: { !$0.isZero }) { print("RESIDUAL at \(label): \(residual)") }
+    }
+    #endif
+
+    // MARK: Reading the point
+
+    /// The value of column `j` at the current basic solution.
+    func value(of j: Int) -> Rational {
+        let slot = slotOf[j]
+        return slot >= 0 ? basicValues[slot] : .zero
+    }
+
+    /// The values of the unknowns.
+    var unknownValues: [Rational] {
+        (0..<program.unknownCount).map(value(of:))
+    }
+
+    /// Whether every basic value is within its column's bounds.
+    var isPrimalFeasible: Bool {
+        for (slot, column) in basis.enumerated() where !Self.isFeasible(program.kinds[column], basicValues[slot]) {
+            return false
+        }
+        return true
+    }
+
+    private static func isFeasible(_ kind: ColumnKind, _ value: Rational) -> Bool {
+        switch kind {
+        case .free: return true
+        case .nonnegative: return value.sign >= 0
+        case .fixedZero: return value.isZero
+        }
+    }
+
+    // MARK: Duals
+
+    /// `y` with `yᵀ B = c_B`, for costs given per column.
+    func duals(costs: [Int: Rational]) -> [Rational] {
+        var cB = [Rational](repeating: .zero, count: program.rowCount)
+        for (column, cost) in costs {
+            let slot = slotOf[column]
+            if slot >= 0 { cB[slot] = cost }
+        }
+        return factorization.solveTransposed(cB)
+    }
+
+    /// `c_j − yᵀ A_j`.
+    func reducedCost(_ j: Int, duals y: [Rational], costs: [Int: Rational]) -> Rational {
+        (costs[j] ?? .zero) - program.dot(y, column: j)
+    }
+
+    /// `B⁻¹ A_j`, dense by slot.
+    func column(_ j: Int) -> [Rational] {
+        factorization.solve(program.columns[j])
+    }
+
+    // MARK: Optimisation
+
+    /// Minimises `Σ costs[j] x_j` from the current (feasible) basis.
+    mutating func minimize(costs: [Int: Rational], meter: inout BudgetMeter) throws(SolveInterruption) -> OptimizationOutcome {
+        var degenerateRun = 0
+        while true {
+            let y = duals(costs: costs)
+            guard let (q, direction) = entering(duals: y, costs: costs, bland: degenerateRun >= blandThreshold) else {
+                return .optimal
+            }
+            let alpha = column(q)
+            guard let (slot, step) = ratioTest(alpha: alpha, direction: direction, phaseOne: false) else {
+                return .unbounded(column: q, direction: direction)
+            }
+            try pivot(entering: q, direction: direction, slot: slot, step: step, alpha: alpha, meter: &meter)
+            degenerateRun = step.isZero ? degenerateRun + 1 : 0
+        }
+    }
+
+    /// The entering column and its direction (+1 up, −1 down, only free columns go down),
+    /// or nil at optimality.
+    private func entering(duals y: [Rational], costs: [Int: Rational], bland: Bool) -> (Int, Int)? {
+        var best: (column: Int, direction: Int, magnitude: Rational)?
+        for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] {
+            let kind = program.kinds[j]
+            if kind == .fixedZero { continue }
+            let d = reducedCost(j, duals: y, costs: costs)
+            let direction: Int
+            if d.sign < 0 {
+                direction = 1
+            } else if d.sign > 0 && kind == .free {
+                direction = -1
+            } else {
+                continue
+            }
+            if bland { return (j, direction) }
+            let magnitude = d.magnitude
+            if let b = best, !(b.magnitude < magnitude) { continue }
+            best = (j, direction, magnitude)
+        }
+        return best.map { ($0.column, $0.direction) }
+    }
+
+    /// The leaving slot and the step length of the entering column, or nil when nothing
+    /// blocks. In phase one an infeasible basic value blocks where it reaches its bound, so
+    /// that the sum of infeasibilities falls all along the step. Ties go to the smallest
+    /// column index (Bland).
+    private func ratioTest(alpha: [Rational], direction: Int, phaseOne: Bool) -> (slot: Int, step: Rational)? {
+        var best: (slot: Int, step: Rational)?
+        for (slot, a) in alpha.enumerated() where !a.isZero {
+            let column = basis[slot]
+            let kind = program.kinds[column]
+            if kind == .free { continue }
+            // The basic value changes by `rate` per unit step.
+            let rate = direction > 0 ? -a : a
+            let x = basicValues[slot]
+            var limit: Rational?
+            switch kind {
+            case .free:
+                break
+            case .nonnegative:
+                if x.sign >= 0 {
+                    if rate.sign < 0 { limit = x / -rate }
+                } else if phaseOne && rate.sign > 0 {
+                    limit = -x / rate
+                }
+            case .fixedZero:
+                if x.isZero {
+                    limit = .zero
+                } else if phaseOne && x.sign != rate.sign {
+                    limit = x.magnitude / rate.magnitude
+                }
+            }
+            guard let limit else { continue }
+            if let b = best {
+                if limit < b.step || (limit == b.step && column < basis[b.slot]) { best = (slot, limit) }
+            } else {
+                best = (slot, limit)
+            }
+        }
+        return best
+    }
+
+    private mutating func pivot(
+        entering q: Int, direction: Int, slot: Int, step: Rational, alpha: [Rational], meter: inout BudgetMeter
+    ) throws(SolveInterruption) {
+        guard meter.spend() else { throw .budgetExceeded }
+        pivots += 1
+        if !step.isZero {
+            let move = direction > 0 ? -step : step
+            for (k, a) in alpha.enumerated() where !a.isZero { basicValues[k].addProduct(move, a) }
+        }
+        let leaving = basis[slot]
+        slotOf[leaving] = -1
+        basis[slot] = q
+        slotOf[q] = slot
+        basicValues[slot] = direction > 0 ? step : -step
+        bitWidths.record(basicValues[slot])
+        factorization.replace(slot: slot, alpha: alpha)
+        if factorization.prefersRefactorization {
+            bitWidths.record(factorization.bitWidths)
+            try refactorize()
+        }
+        #if DEBUGCHECK
+        checkResidual("pivot \(pivots)")
+        let fresh = factorization.solve((0..<program.rowCount).compactMap { program.rhs[$0].isZero ? nil : SparseEntry($0, program.rhs[$0]) })
+        if fresh != basicValues { print("DRIFT after pivot \(pivots): entering \(q) dir \(direction) slot \(slot) step \(step)\n fresh \(fresh)\n kept  \(basicValues)") }
+        #endif
+    }
+
+    // MARK: Feasibility
+
+    /// Drives the basis to feasibility by minimising the sum of infeasibilities. Returns nil
+    /// when feasible, else a Farkas vector `y` (by row) with `yᵀ A_j ≤ 0` on nonnegative
+    /// columns, `yᵀ A_j = 0` on free ones and `yᵀ b > 0`.
+    mutating func makeFeasible(meter: inout BudgetMeter) throws(SolveInterruption) -> [Rational]? {
+        var degenerateRun = 0
+        while true {
+            var costs: [Int: Rational] = [:]
+            for (slot, column) in basis.enumerated() {
+                let x = basicValues[slot]
+                switch program.kinds[column] {
+                case .free: break
+                case .nonnegative: if x.sign < 0 { costs[column] = -Rational.one }
+                case .fixedZero: if !x.isZero { costs[column] = x.sign > 0 ? .one : -Rational.one }
+                }
+            }
+            if costs.isEmpty { return nil }
+            let y = duals(costs: costs)
+            guard let (q, direction) = entering(duals: y, costs: [:], bland: degenerateRun >= blandThreshold) else {
+                return y
+            }
+            let alpha = column(q)
+            guard let (slot, step) = ratioTest(alpha: alpha, direction: direction, phaseOne: true) else {
+                throw .internalFailure("phase one found an improving ray")
+            }
+            try pivot(entering: q, direction: direction, slot: slot, step: step, alpha: alpha, meter: &meter)
+            degenerateRun = step.isZero ? degenerateRun + 1 : 0
+        }
+    }
+
+    // MARK: Lexicographic fixing and the optimal face
+
+    /// Fixes at zero every nonbasic nonnegative column whose reduced cost is positive, and
+    /// returns them. At an optimum, `cᵀx = z* + Σ_N d_j x_j` on `Ax = b` with `d_j = 0` on
+    /// free columns, so the optimal solutions are exactly the feasible points with these
+    /// columns at zero: fixing them restricts the LP to its optimal face, exactly.
+    mutating func fixPositiveReducedCosts(duals y: [Rational], costs: [Int: Rational]) -> [Int] {
+        var fixed: [Int] = []
+        for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] && program.kinds[j] == .nonnegative {
+            if reducedCost(j, duals: y, costs: costs).sign > 0 {
+                excluded[j] = true
+                fixed.append(j)
+            }
+        }
+        return fixed
+    }
+
+    /// Whether column `j` (nonbasic) can move in `direction` by a positive step from the
+    /// current point without leaving the face, given `alpha = B⁻¹ A_j`.
+    func canMove(alpha: [Rational], direction: Int) -> Bool {
+        for (slot, a) in alpha.enumerated() where !a.isZero {
+            let column = basis[slot]
+            switch program.kinds[column] {
+            case .free: continue
+            case .fixedZero: return false
+            case .nonnegative:
+                let rate = direction > 0 ? -a : a
+                if rate.sign < 0 && basicValues[slot].isZero { return false }
+            }
+        }
+        return true
+    }
+
+    /// The nonbasic columns still free to move on the face (not fixed, not artificial).
+    var movableNonbasicColumns: [Int] {
+        (0..<program.columnCount).filter { slotOf[$0] < 0 && !excluded[$0] && program.kinds[$0] != .fixedZero }
+    }
+}

@@ -1,0 +1,124 @@
+import LayoutModel
+
+/// The evidence behind an exact solution, in a form that can be checked without trusting
+/// (or sharing code with) the simplex that produced it.
+///
+/// It is a data format, documented in `docs/exact-backend.md`: encode it with `JSONEncoder`
+/// and hand the bytes to the `CertificateChecker` module, which reads them with its own
+/// types and re-derives every linear program from the ``LayoutModel/ConstraintSystem``.
+/// Rationals are strings in ``ExactArithmetic/Rational/description`` form (`"-327/2"`).
+/// Constraints are named by their index in ``LayoutModel/ConstraintSystem/constraints``.
+///
+/// Sign conventions, for a lowered row `d_r(u) = a_r·u + c_r` (spec §2–§3):
+/// - A *Farkas* certificate is `λ` with `λ_r ≥ 0` on `<=` rows, `λ_r ≤ 0` on `>=` rows,
+///   free on `==` rows, `Σ λ_r a_r = 0` and `Σ λ_r c_r > 0`. Every point satisfying the
+///   rows has `Σ λ_r d_r(u) ≤ 0`, yet that sum is the constant `Σ λ_r c_r > 0`: the rows
+///   are infeasible.
+/// - A *level* certificate for level `k` bounds `E_k` from below over the LP with the kept
+///   required rows, every optional row `d_r = p_r − n_r` (`p, n ≥ 0`, error `p + n`, `p`
+///   or `n` for `==`, `<=`, `>=`), and `E_i ≤ E_i*` for `i < k`. With multipliers `λ_r`
+///   (required, signed as above), `μ_r` (optional, free) and `ν_i ≥ 0`, and
+///   `W_r = [level r = k] + ν_{level r}·[level r < k]`, it is valid when
+///   `Σ λ_r a_r + Σ μ_r a_r = 0`, `W_r w⁺_r − μ_r ≥ 0` and `W_r w⁻_r + μ_r ≥ 0`
+///   (`w^±` the error weights of `p` and `n`); then
+///   `E_k ≥ Σ λ_r c_r + Σ μ_r c_r − Σ ν_i E_i*` by weak duality, and the certificate
+///   claims this bound equals `E_k*`.
+public struct SolutionCertificate: Sendable, Hashable, Codable {
+    /// The format's name and version.
+    public static let formatName = "layoutbench-exact-certificate/1"
+
+    public var format: String
+    /// The status of the solution certified; nothing is certified for `budgetExceeded`.
+    public var status: SolveStatus
+    /// One Farkas certificate per broken required constraint, in file order, over the
+    /// constraints kept before it plus itself.
+    public var broken: [BrokenConstraint]
+    /// The conflict (present when something is broken).
+    public var conflict: Conflict?
+    /// One certificate per optional priority level, highest first.
+    public var levels: [Level]
+
+    public init(status: SolveStatus, broken: [BrokenConstraint] = [], conflict: Conflict? = nil, levels: [Level] = []) {
+        self.format = Self.formatName
+        self.status = status
+        self.broken = broken
+        self.conflict = conflict
+        self.levels = levels
+    }
+
+    /// A multiplier on one constraint.
+    public struct Multiplier: Sendable, Hashable, Codable {
+        /// The constraint's index in file order.
+        public var constraint: Int
+        /// The multiplier as a rational string.
+        public var value: String
+
+        public init(constraint: Int, value: String) {
+            self.constraint = constraint
+            self.value = value
+        }
+    }
+
+    /// Multipliers proving a set of required constraints infeasible; omitted ones are zero.
+    public struct Farkas: Sendable, Hashable, Codable {
+        public var multipliers: [Multiplier]
+
+        public init(multipliers: [Multiplier]) {
+            self.multipliers = multipliers
+        }
+    }
+
+    /// Why one required constraint was broken: it is infeasible together with those kept
+    /// before it (a point satisfying every kept constraint shows the others were rightly kept).
+    public struct BrokenConstraint: Sendable, Hashable, Codable {
+        public var constraint: Int
+        public var farkas: Farkas
+
+        public init(constraint: Int, farkas: Farkas) {
+            self.constraint = constraint
+            self.farkas = farkas
+        }
+    }
+
+    /// A point satisfying every conflict member but `omitted`: the conflict is irreducible.
+    public struct Witness: Sendable, Hashable, Codable {
+        public var omitted: Int
+        /// Root-space values of all unknowns, as rational strings.
+        public var values: [String]
+
+        public init(omitted: Int, values: [String]) {
+            self.omitted = omitted
+            self.values = values
+        }
+    }
+
+    /// The conflict is infeasible (`farkas`) and irreducible (one witness per member).
+    public struct Conflict: Sendable, Hashable, Codable {
+        public var farkas: Farkas
+        public var witnesses: [Witness]
+
+        public init(farkas: Farkas, witnesses: [Witness]) {
+            self.farkas = farkas
+            self.witnesses = witnesses
+        }
+    }
+
+    /// A lower bound on one level's error sum that the solution attains.
+    public struct Level: Sendable, Hashable, Codable {
+        /// 1-based, as in ``LayoutModel/LinearSystem/levels``.
+        public var level: Int
+        /// E_k*, the optimal error sum.
+        public var objective: String
+        /// `λ` on kept required constraints and `μ` on optional ones; omitted ones are zero.
+        public var multipliers: [Multiplier]
+        /// `ν_1 … ν_{k−1}`, on the bounds of the higher levels.
+        public var levelMultipliers: [String]
+
+        public init(level: Int, objective: String, multipliers: [Multiplier], levelMultipliers: [String]) {
+            self.level = level
+            self.objective = objective
+            self.multipliers = multipliers
+            self.levelMultipliers = levelMultipliers
+        }
+    }
+}

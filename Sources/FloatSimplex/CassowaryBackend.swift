@@ -1,0 +1,144 @@
+import BackendContract
+import ExactArithmetic
+import LayoutModel
+
+/// The `float` backend: the incremental Cassowary solver run once over a whole system.
+///
+/// The system is lowered exactly (`Rational`) and each coefficient rounded to `Double` once.
+/// Required rows are added in file order; one that the solver rejects is *broken* and, for
+/// the first, its conflict is the tableau's explanation shrunk to an irreducible subset by
+/// deletion filtering (each test a fresh solve of the required rows in question). Optional
+/// rows follow, each at its level. The objective vector is evaluated at the returned point;
+/// ambiguity is ``CassowarySolver/ambiguousVariables()``'s estimate.
+public struct CassowaryBackend: LayoutBackend {
+    /// Conflicts larger than this are reported as the tableau explains them, unfiltered:
+    /// deletion filtering costs one solve per member.
+    public var conflictFilterLimit: Int
+
+    public init(conflictFilterLimit: Int = 256) {
+        self.conflictFilterLimit = conflictFilterLimit
+    }
+
+    public var name: String { "float" }
+
+    public var summary: String {
+        "incremental Cassowary simplex in Double, lexicographic priorities; estimates ambiguity"
+    }
+
+    public func supports(_ system: ConstraintSystem) -> Support {
+        Self.lower(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
+    }
+
+    /// The exact lowering rounded to `Double` once, or nil if a number does not fit.
+    static func lower(_ system: ConstraintSystem) -> LinearSystem<Double>? {
+        let linear = system.lowered(as: Rational.self).mapScalars { $0.doubleValue }
+        for row in linear.rows {
+            guard row.constant.isFinite, row.terms.allSatisfy({ $0.coefficient.isFinite }) else { return nil }
+        }
+        return linear
+    }
+
+    public func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
+        let start = ContinuousClock.now
+        guard let linear = Self.lower(system) else {
+            throw .unsupported(backend: name, reason: "coefficients beyond Double range")
+        }
+        var result = try solve(linear, budget: budget)
+        result.statistics.duration = ContinuousClock.now - start
+        return result
+    }
+
+    /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).
+    public func solve(_ linear: LinearSystem<Double>, budget: Budget) throws(BackendError) -> BackendResult {
+        let start = ContinuousClock.now
+        var solver = CassowarySolver(budget: budget)
+        var broken: [Int] = []
+        var conflict: [Int] = []
+        var keptRequired: [LinearRow<Double>] = []
+        var rowOfHandle: [Int: LinearRow<Double>] = [:]
+        func exceeded() -> BackendResult {
+            BackendResult(
+                solution: .budgetExceeded(variableCount: linear.variableCount),
+                statistics: SolveStatistics(iterations: solver.pivotCount, duration: ContinuousClock.now - start))
+        }
+        for row in linear.rows where row.isRequired {
+            do {
+                let handle = try solver.addConstraint(LinearConstraint(row))
+                keptRequired.append(row)
+                rowOfHandle[handle.id] = row
+            } catch {
+                switch error {
+                case .unsatisfiable(let explanation):
+                    if broken.isEmpty {
+                        let members = explanation.compactMap { rowOfHandle[$0.id] }
+                        conflict = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                    }
+                    broken.append(row.constraintIndex)
+                case .budgetExceeded:
+                    return exceeded()
+                default:
+                    throw .internalFailure(backend: name, message: error.description)
+                }
+            }
+        }
+        for row in linear.rows where !row.isRequired {
+            do {
+                try solver.addConstraint(LinearConstraint(row))
+            } catch {
+                if error == .budgetExceeded { return exceeded() }
+                throw .internalFailure(backend: name, message: error.description)
+            }
+        }
+        let values = (0..<linear.variableCount).map { solver.value(of: Variable($0)) }
+        var objective = Array(repeating: 0.0, count: linear.levels.count)
+        for row in linear.rows where !row.isRequired && row.level <= objective.count {
+            let d = row.value(at: values)
+            let error: Double
+            switch row.relation {
+            case .equal: error = abs(d)
+            case .lessThanOrEqual: error = max(0, d)
+            case .greaterThanOrEqual: error = max(0, -d)
+            }
+            objective[row.level - 1] += error
+        }
+        var ambiguous = Set(solver.ambiguousVariables().map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
+        for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { ambiguous.insert(variable) }
+        let solution = Solution(
+            status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
+            ambiguous: ambiguous.sorted().map { Unknown(variable: $0) }, broken: broken, conflict: conflict)
+        return BackendResult(
+            solution: solution,
+            statistics: SolveStatistics(iterations: solver.pivotCount, duration: ContinuousClock.now - start))
+    }
+
+    /// Shrinks an infeasible set of required rows that contains `failing` to an irreducible
+    /// one by deletion filtering: drop a member whenever the rest is still infeasible.
+    func irreducibleConflict(failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: [LinearRow<Double>]) -> [Int] {
+        var members = (explanation + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
+        if Self.isFeasible(members) {
+            // Rounding hid a member from the explanation: start from everything kept.
+            members = (kept + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
+        }
+        if members.count <= conflictFilterLimit {
+            var index = 0
+            while index < members.count {
+                if members[index].constraintIndex == failing.constraintIndex {
+                    index += 1
+                    continue
+                }
+                var trial = members
+                trial.remove(at: index)
+                if Self.isFeasible(trial) { index += 1 } else { members = trial }
+            }
+        }
+        return members.map(\.constraintIndex)
+    }
+
+    static func isFeasible(_ rows: [LinearRow<Double>]) -> Bool {
+        var solver = CassowarySolver()
+        for row in rows {
+            do { try solver.addConstraint(LinearConstraint(row)) } catch { return false }
+        }
+        return true
+    }
+}

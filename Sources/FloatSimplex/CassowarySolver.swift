@@ -1,0 +1,629 @@
+import BackendContract
+import LayoutModel
+
+/// The incremental Cassowary solver (Badros, Borning & Stuckey, ACM TOCHI 2001) in `Double`,
+/// with true lexicographic priorities.
+///
+/// In the spirit of kiwi's `Solver`: add and remove constraints, make variables editable and
+/// suggest values for them; after every call the values are those of a lexicographically
+/// optimal point (spec §5) of the constraints added so far. Differences from kiwi:
+///
+/// - Strengths are levels compared lexicographically (``Strength``), never packed into one
+///   number, so no amount of weaker error buys any stronger error.
+/// - A required constraint that cannot hold is rejected with its conflict set and leaves no
+///   trace: every change the attempt made is undone from a journal, so the solver is
+///   exactly as before (rows, values, reduced costs).
+/// - The tableau is kept in triangular form (see `Tableau`), so chains and trees of views do
+///   not grow rows as long as the chain.
+/// - An edit variable starts at its current value, not at 0.
+///
+/// `CassowarySolver` is a value type: copying it copies the whole state (lazily, by the
+/// standard library's copy-on-write arrays).
+public struct CassowarySolver: Sendable {
+    struct Record: Sendable {
+        var constraint: LinearConstraint
+        var marker: Int
+        var other: Int
+    }
+
+    struct Edit: Sendable {
+        var handle: ConstraintHandle
+        var target: Double
+    }
+
+    var tableau = Tableau()
+    var records: [Record?] = []
+    var liveCount = 0
+    var edits: [Variable: Edit] = [:]
+    /// Symbols of variables with small non-negative indices, stored as symbol + 1 (0: none).
+    var denseSymbols: [Int] = []
+    var sparseSymbols: [Int: Int] = [:]
+    var meter: BudgetMeter?
+
+    /// Variables numbered below this are looked up in an array, the rest in a dictionary.
+    static let denseLimit = 1 << 22
+
+    /// A solver with no constraints. With a budget, every pivot and the clock are charged to
+    /// it, and an addition that exhausts it is undone and throws ``CassowaryError/budgetExceeded``.
+    public init(budget: Budget = .unlimited) {
+        if budget.iterations != nil || budget.wallTime != nil { meter = BudgetMeter(budget) }
+    }
+
+    /// The number of constraints currently held (edit constraints included).
+    public var constraintCount: Int { liveCount }
+
+    /// Pivots performed so far (the solver's unit of work).
+    public var pivotCount: Int { tableau.pivots }
+
+    /// Whether `handle` names a constraint currently held.
+    public func hasConstraint(_ handle: ConstraintHandle) -> Bool {
+        handle.id >= 0 && handle.id < records.count && records[handle.id] != nil
+    }
+
+    /// The constraint `handle` names, if it is held.
+    public func constraint(_ handle: ConstraintHandle) -> LinearConstraint? {
+        hasConstraint(handle) ? records[handle.id]?.constraint : nil
+    }
+
+    /// The variable's value at the current optimum (0 for a variable never constrained).
+    public func value(of variable: Variable) -> Double {
+        guard let symbol = symbol(of: variable) else { return 0 }
+        return tableau.isBasic[symbol] ? tableau.value[symbol] : 0
+    }
+
+    /// E(level) for levels 1…`levelCount`: the summed errors of the optional constraints held
+    /// at each level, at the current point.
+    public func objective(levelCount: Int) -> [Double] {
+        var sums = Array(repeating: 0.0, count: max(levelCount, 0))
+        for record in records {
+            guard let record else { continue }
+            let level = record.constraint.strength.level
+            if level >= 1 && level <= levelCount {
+                sums[level - 1] += record.constraint.error(at: value(of:))
+            }
+        }
+        return sums
+    }
+
+    // MARK: Variables
+
+    func symbol(of variable: Variable) -> Int? {
+        let index = variable.index
+        if index >= 0 && index < Self.denseLimit {
+            guard index < denseSymbols.count else { return nil }
+            let stored = denseSymbols[index]
+            return stored == 0 ? nil : stored - 1
+        }
+        return sparseSymbols[index]
+    }
+
+    mutating func makeSymbol(for variable: Variable, created: inout [Variable]) -> Int {
+        if let existing = symbol(of: variable) { return existing }
+        let symbol = tableau.newSymbol(.external, owner: variable.index)
+        let index = variable.index
+        if index >= 0 && index < Self.denseLimit {
+            if index >= denseSymbols.count {
+                denseSymbols.append(contentsOf: repeatElement(0, count: max(index + 1 - denseSymbols.count, denseSymbols.count)))
+            }
+            denseSymbols[index] = symbol + 1
+        } else {
+            sparseSymbols[index] = symbol
+        }
+        created.append(variable)
+        return symbol
+    }
+
+    mutating func forget(_ variable: Variable) {
+        let index = variable.index
+        if index >= 0 && index < Self.denseLimit {
+            if index < denseSymbols.count { denseSymbols[index] = 0 }
+        } else {
+            sparseSymbols[index] = nil
+        }
+    }
+
+    // MARK: Adding
+
+    /// Adds a constraint and re-optimises.
+    ///
+    /// A required constraint that cannot hold together with the required constraints held
+    /// throws ``CassowaryError/unsatisfiable(conflict:)`` and leaves the solver exactly as it
+    /// was. Optional constraints are always accepted.
+    @discardableResult
+    public mutating func addConstraint(_ constraint: LinearConstraint) throws(CassowaryError) -> ConstraintHandle {
+        try Self.validate(constraint)
+        let id = records.count
+        let checkpoint = tableau.beginAttempt()
+        var created: [Variable] = []
+        do {
+            let record = try insert(constraint, owner: id, created: &created)
+            tableau.commitAttempt()
+            records.append(record)
+            liveCount += 1
+            return ConstraintHandle(id: id)
+        } catch {
+            tableau.rollBack(to: checkpoint)
+            for variable in created { forget(variable) }
+            switch error {
+            case .infeasible(let owners):
+                throw .unsatisfiable(conflict: owners.filter { $0 != id }.sorted().map { ConstraintHandle(id: $0) })
+            case .budgetExceeded: throw .budgetExceeded
+            case .breakdown(let why): throw .internalFailure(why)
+            }
+        }
+    }
+
+    static func validate(_ constraint: LinearConstraint) throws(CassowaryError) {
+        guard constraint.constant.isFinite else { throw .invalidInput("constant \(constraint.constant)") }
+        for term in constraint.terms where !term.coefficient.isFinite {
+            throw .invalidInput("coefficient \(term.coefficient) of \(term.variable)")
+        }
+        guard constraint.strength.level >= 0 else { throw .invalidInput("negative level \(constraint.strength.level)") }
+    }
+
+    /// Why the simplex stopped short.
+    enum Failure: Error {
+        /// The constraints owning these ids cannot all hold.
+        case infeasible([Int])
+        case budgetExceeded
+        case breakdown(String)
+    }
+
+    private mutating func insert(_ constraint: LinearConstraint, owner: Int, created: inout [Variable]) throws(Failure) -> Record {
+        tableau.tolerance.include(value: constraint.constant)
+        var terms: [Term] = []
+        terms.reserveCapacity(constraint.terms.count + 2)
+        for term in constraint.terms where term.coefficient != 0 {
+            tableau.tolerance.include(coefficient: term.coefficient)
+            let symbol = makeSymbol(for: term.variable, created: &created)
+            if let index = terms.firstIndex(where: { $0.symbol == symbol }) {
+                terms[index].coefficient += term.coefficient
+            } else {
+                terms.append(Term(symbol, term.coefficient))
+            }
+        }
+        terms.removeAll { $0.coefficient == 0 }
+        var row = Row(constant: constraint.constant, terms: terms)
+        let residual = tableau.evaluate(row)
+        let feasibility = tableau.tolerance.feasibility
+
+        // Markers. Rows read `expression + markers = 0`.
+        let level = Int32(clamping: constraint.strength.level)
+        let marker: Int
+        var other = -1
+        var subject: Int
+        switch (constraint.relation, constraint.strength.isRequired) {
+        case (.equal, true):
+            marker = tableau.newSymbol(.dummy, owner: owner)
+            row.terms.append(Term(marker, 1))
+            subject = marker
+        case (.equal, false):
+            marker = tableau.newSymbol(.error, owner: owner, costLevel: level)
+            other = tableau.newSymbol(.error, owner: owner, costLevel: level)
+            row.terms.append(Term(marker, -1))
+            row.terms.append(Term(other, 1))
+            subject = residual >= 0 ? marker : other
+        case (let relation, let required):
+            let sign: Double = relation == .lessThanOrEqual ? 1 : -1
+            marker = tableau.newSymbol(.slack, owner: owner)
+            row.terms.append(Term(marker, sign))
+            subject = marker
+            if !required {
+                other = tableau.newSymbol(.error, owner: owner, costLevel: level)
+                row.terms.append(Term(other, -sign))
+                // The slack can take up the residual when the inequality holds; otherwise the error does.
+                if sign * residual > feasibility { subject = other }
+            }
+        }
+        for symbol in [marker, other] where symbol >= 0 && tableau.kind[symbol] == .error {
+            tableau.setReducedCost(symbol, LexVector(level: level, value: 1))
+        }
+
+        // A fresh external variable (named by no other row) absorbs the constraint for free:
+        // no other value moves, and the new markers start non-basic at their own costs.
+        var bestFresh = -1
+        var bestMagnitude = 0.0
+        for term in row.terms where tableau.isFresh(term.symbol) && abs(term.coefficient) > bestMagnitude {
+            bestFresh = term.symbol
+            bestMagnitude = abs(term.coefficient)
+        }
+        if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
+
+        defineSubject(subject, from: row)
+        if tableau.costLevel[subject] != 0 {
+            // The subject carries cost while basic: its reduced row joins the objective.
+            let cost = LexVector(level: tableau.costLevel[subject], value: 1)
+            let reduced = tableau.reduce(tableau.rows[subject])
+            for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: term.coefficient) }
+        }
+        if !tableau.infeasible.isEmpty { try dualOptimize(pending: owner) }
+        if !tableau.candidates.isEmpty { try optimize() }
+        return Record(constraint: constraint, marker: marker, other: other)
+    }
+
+    /// Solves `row` (`Σ terms + constant = 0`) for `subject` and makes it basic, above every
+    /// rank (its row may name any symbol).
+    private mutating func defineSubject(_ subject: Int, from row: Row) {
+        var coefficient = 0.0
+        for term in row.terms where term.symbol == subject { coefficient = term.coefficient }
+        let scale = -1 / coefficient
+        var terms: [Term] = []
+        terms.reserveCapacity(row.terms.count - 1)
+        for term in row.terms where term.symbol != subject { terms.append(Term(term.symbol, term.coefficient * scale)) }
+        let definition = Row(constant: row.constant * scale, terms: terms)
+        tableau.highRank += 1
+        tableau.setReducedCost(subject, LexVector())
+        tableau.setRow(subject, definition, rank: tableau.highRank)
+        tableau.setValue(subject, tableau.evaluate(definition))
+    }
+
+    // MARK: Simplex
+
+    private mutating func spend() throws(Failure) {
+        guard meter != nil else { return }
+        if meter?.spend() == false { throw .budgetExceeded }
+    }
+
+    /// The iteration count after which ties are broken by Bland's rule (which cannot cycle),
+    /// and the count after which the solver gives up.
+    private var blandThreshold: Int { 64 + tableau.symbolCount }
+    private var iterationLimit: Int { 10_000 + 20 * tableau.symbolCount }
+
+    /// Primal simplex on the lexicographic objective, from a feasible basis.
+    mutating func optimize() throws(Failure) {
+        var iterations = 0
+        while true {
+            let bland = iterations > blandThreshold
+            guard let entering = chooseEntering(bland: bland) else { return }
+            let direction = Double(tableau.improvingDirection(entering))
+            let column = tableau.column(of: entering)
+            let pivotTolerance = tableau.tolerance.pivot
+            let tie = tableau.tolerance.feasibility
+            var leaving = -1
+            var bestRatio = Double.infinity
+            var bestRate = 0.0
+            for term in column {
+                let symbol = term.symbol
+                let rate = term.coefficient * direction
+                let ratio: Double
+                switch tableau.kind[symbol] {
+                case .external, .retired: continue
+                case .dummy:
+                    if abs(rate) <= pivotTolerance { continue }
+                    ratio = 0
+                case .slack, .error:
+                    if rate >= -pivotTolerance { continue }
+                    ratio = max(tableau.value[symbol], 0) / -rate
+                }
+                let better: Bool
+                if leaving < 0 || ratio < bestRatio - tie {
+                    better = true
+                } else if ratio <= bestRatio + tie {
+                    better = bland ? symbol < leaving : abs(rate) > abs(bestRate) || (abs(rate) == abs(bestRate) && symbol < leaving)
+                } else {
+                    better = false
+                }
+                if better {
+                    leaving = symbol
+                    bestRatio = min(ratio, bestRatio)
+                    bestRate = rate
+                }
+            }
+            if leaving < 0 {
+                // An improving direction with nothing in the way cannot exist (errors are ≥ 0);
+                // the reduced cost was rounding residue.
+                tableau.removeCandidate(entering)
+                continue
+            }
+            let reduced = tableau.reduce(tableau.rows[leaving])
+            guard reduced.terms.contains(where: { $0.symbol == entering && abs($0.coefficient) > pivotTolerance }) else {
+                tableau.removeCandidate(entering)
+                continue
+            }
+            tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
+            try spend()
+            iterations += 1
+            if iterations > iterationLimit { throw .breakdown("primal simplex did not converge") }
+        }
+    }
+
+    /// The candidate whose improvement is at the strongest level and, within it, steepest;
+    /// with `bland`, the lowest-numbered candidate.
+    private func chooseEntering(bland: Bool) -> Int? {
+        var best = -1
+        var bestLevel = Int32.max
+        var bestRate = 0.0
+        let tolerance = tableau.tolerance.cost
+        for symbol in tableau.candidates {
+            if bland {
+                if best < 0 || symbol < best { best = symbol }
+                continue
+            }
+            guard let leading = tableau.reducedCost[symbol].leading(tolerance: tolerance) else { continue }
+            let rate = abs(leading.value)
+            if best < 0 || leading.level < bestLevel
+                || (leading.level == bestLevel && (rate > bestRate || (rate == bestRate && symbol < best)))
+            {
+                best = symbol
+                bestLevel = leading.level
+                bestRate = rate
+            }
+        }
+        return best < 0 ? nil : best
+    }
+
+    /// Dual simplex: from an optimal but infeasible basis to an optimal feasible one. When a
+    /// row proves infeasibility (no symbol can move it towards its bound), the constraints
+    /// whose markers appear in it are the explanation.
+    mutating func dualOptimize(pending: Int) throws(Failure) {
+        var iterations = 0
+        while !tableau.infeasible.isEmpty {
+            let bland = iterations > blandThreshold
+            var leaving = -1
+            var worst = 0.0
+            for symbol in tableau.infeasible {
+                let violation = abs(tableau.value[symbol])
+                if leaving < 0 || (bland ? symbol < leaving : violation > worst || (violation == worst && symbol < leaving)) {
+                    leaving = symbol
+                    worst = violation
+                }
+            }
+            let reduced = tableau.reduce(tableau.rows[leaving])
+            let direction: Double = tableau.kind[leaving] == .dummy && tableau.value[leaving] > 0 ? -1 : 1
+            let pivotTolerance = tableau.tolerance.pivot
+            let costTolerance = tableau.tolerance.cost
+            var entering = -1
+            var enteringRate = 0.0
+            var enteringCost = LexVector()
+            for term in reduced.terms {
+                let symbol = term.symbol
+                let rate = term.coefficient * direction
+                var cost: LexVector
+                switch tableau.kind[symbol] {
+                case .dummy, .retired: continue
+                case .external:
+                    if abs(rate) <= pivotTolerance { continue }
+                    cost = LexVector()
+                case .slack, .error:
+                    if rate <= pivotTolerance { continue }
+                    cost = tableau.reducedCost[symbol]
+                }
+                let better: Bool
+                if entering < 0 {
+                    better = true
+                } else {
+                    let order = LexVector.compare(
+                        cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate), tolerance: costTolerance)
+                    if order != 0 {
+                        better = order < 0
+                    } else {
+                        better = bland ? symbol < entering : abs(rate) > abs(enteringRate) || (abs(rate) == abs(enteringRate) && symbol < entering)
+                    }
+                }
+                if better {
+                    entering = symbol
+                    enteringRate = rate
+                    enteringCost = cost
+                }
+            }
+            if entering < 0 { throw .infeasible(explanation(of: leaving, reduced: reduced, pending: pending)) }
+            tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
+            try spend()
+            iterations += 1
+            if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
+        }
+    }
+
+    /// The required constraints named by a row that proves infeasibility: the owner of the
+    /// row's basic symbol and of every marker in it. An optional constraint's slack and error
+    /// enter such a row with opposite coefficients and would have offered a pivot, so only
+    /// required markers remain.
+    private func explanation(of leaving: Int, reduced: Row, pending: Int) -> [Int] {
+        var owners = Set<Int>([pending])
+        let pivotTolerance = tableau.tolerance.pivot
+        func consider(_ symbol: Int) {
+            let kind = tableau.kind[symbol]
+            guard kind == .slack || kind == .dummy else { return }
+            let owner = tableau.owner[symbol]
+            if owner == pending || (owner >= 0 && owner < records.count && records[owner]?.constraint.strength.isRequired == true) {
+                owners.insert(owner)
+            }
+        }
+        consider(leaving)
+        for term in reduced.terms where abs(term.coefficient) > pivotTolerance { consider(term.symbol) }
+        return owners.sorted()
+    }
+
+    // MARK: Removing
+
+    /// Removes a constraint and re-optimises. Removing an edit variable's constraint this way
+    /// also ends the edit.
+    public mutating func removeConstraint(_ handle: ConstraintHandle) throws(CassowaryError) {
+        guard hasConstraint(handle) else { throw .unknownConstraint(handle) }
+        if let edit = edits.first(where: { $0.value.handle == handle }) { edits[edit.key] = nil }
+        do {
+            try remove(handle.id)
+        } catch {
+            throw .internalFailure("removal: \(error)")
+        }
+    }
+
+    private mutating func remove(_ id: Int) throws(Failure) {
+        guard let record = records[id] else { return }
+        records[id] = nil
+        liveCount -= 1
+        // Costs first: a pivot below would otherwise carry them into the objective.
+        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.costLevel[symbol] != 0 {
+            let cost = LexVector(level: tableau.costLevel[symbol], value: 1)
+            if tableau.isBasic[symbol] {
+                let reduced = tableau.reduce(tableau.rows[symbol])
+                for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: -term.coefficient) }
+            } else {
+                tableau.addToReducedCost(symbol, cost, times: -1)
+            }
+            tableau.costLevel[symbol] = 0
+        }
+        let marker = record.marker
+        if !tableau.isBasic[marker], let leaving = markerLeavingRow(marker) {
+            let reduced = tableau.reduce(tableau.rows[leaving])
+            if reduced.terms.contains(where: { $0.symbol == marker && $0.coefficient != 0 }) {
+                tableau.pivot(entering: marker, leaving: leaving, reducedLeavingRow: reduced)
+            }
+        }
+        var changed: [Int] = []
+        for symbol in [marker, record.other] where symbol >= 0 {
+            if tableau.isBasic[symbol] {
+                // Rows that name the basic symbol take its definition instead, then it goes.
+                let definition = tableau.rows[symbol]
+                for user in tableau.users[symbol] {
+                    tableau.setRow(user, substituting: symbol, by: definition)
+                    changed.append(user)
+                }
+                tableau.setRow(symbol, nil)
+            }
+            // Whatever still names it is cancellation residue of an eliminated constraint.
+            for user in tableau.users[symbol] {
+                tableau.setRow(user, substituting: symbol, by: Row(constant: 0, terms: []))
+                changed.append(user)
+            }
+            tableau.setValue(symbol, 0)
+            tableau.setReducedCost(symbol, LexVector())
+            tableau.kind[symbol] = .retired
+            tableau.updateCandidacy(symbol)
+            tableau.updateFeasibility(symbol)
+        }
+        tableau.refreshValues(of: changed)
+        if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
+        if !tableau.candidates.isEmpty { try optimize() }
+    }
+
+    /// kiwi's choice of the row a non-basic marker enters through: the restricted row it
+    /// drives to zero first when growing, else the restricted row it drives to zero first when
+    /// shrinking, else any unrestricted row; so the point stays feasible.
+    private mutating func markerLeavingRow(_ marker: Int) -> Int? {
+        let column = tableau.column(of: marker)
+        let pivotTolerance = tableau.tolerance.pivot
+        var first = -1
+        var firstRatio = Double.infinity
+        var second = -1
+        var secondRatio = Double.infinity
+        var third = -1
+        for term in column where abs(term.coefficient) > pivotTolerance {
+            let symbol = term.symbol
+            switch tableau.kind[symbol] {
+            case .retired: continue
+            case .external:
+                if third < 0 { third = symbol }
+            case .slack, .error, .dummy:
+                let value = max(tableau.value[symbol], 0)
+                if term.coefficient < 0 {
+                    let ratio = value / -term.coefficient
+                    if ratio < firstRatio { first = symbol; firstRatio = ratio }
+                } else {
+                    let ratio = value / term.coefficient
+                    if ratio < secondRatio { second = symbol; secondRatio = ratio }
+                }
+            }
+        }
+        if first >= 0 { return first }
+        if second >= 0 { return second }
+        return third >= 0 ? third : nil
+    }
+
+    // MARK: Edit variables
+
+    /// Makes `variable` editable at `strength` (optional), starting at its current value.
+    public mutating func addEditVariable(_ variable: Variable, strength: Strength) throws(CassowaryError) {
+        guard !strength.isRequired else { throw .requiredEditStrength }
+        guard edits[variable] == nil else { throw .duplicateEditVariable(variable) }
+        let current = value(of: variable)
+        let handle = try addConstraint(
+            LinearConstraint([.init(variable, 1)], constant: -current, relation: .equal, strength: strength))
+        edits[variable] = Edit(handle: handle, target: current)
+    }
+
+    /// Ends the edit of `variable`, removing its edit constraint.
+    public mutating func removeEditVariable(_ variable: Variable) throws(CassowaryError) {
+        guard let edit = edits[variable] else { throw .unknownEditVariable(variable) }
+        try removeConstraint(edit.handle)
+    }
+
+    /// Whether `variable` is an edit variable.
+    public func hasEditVariable(_ variable: Variable) -> Bool { edits[variable] != nil }
+
+    /// Suggests a value for an edit variable and re-optimises with the dual simplex.
+    ///
+    /// Changing the edit constraint's constant by δ is the same as shifting its error marker
+    /// by δ, so only the rows that name the marker change (and the values downstream of them);
+    /// the basis stays optimal and, where it became infeasible, dual pivots restore it.
+    public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(CassowaryError) {
+        guard value.isFinite else { throw .invalidInput("suggested value \(value)") }
+        guard var edit = edits[variable], let record = records[edit.handle.id] else {
+            throw .unknownEditVariable(variable)
+        }
+        let delta = value - edit.target
+        edit.target = value
+        edits[variable] = edit
+        records[edit.handle.id]?.constraint.constant = -value
+        if delta == 0 { return }
+        tableau.tolerance.include(value: value)
+        let marker = record.marker
+        tableau.shift(marker, by: delta)
+        do {
+            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
+            if !tableau.candidates.isEmpty { try optimize() }
+        } catch {
+            throw .internalFailure("suggestion: \(error)")
+        }
+    }
+}
+
+extension Tableau {
+    /// Replaces `symbol` by `symbol + delta` in every row: rows naming it change constant, and
+    /// its own row (when basic) absorbs −delta.
+    mutating func shift(_ symbol: Int, by delta: Double) {
+        for user in users[symbol] {
+            var coefficient = 0.0
+            for term in rows[user].terms where term.symbol == symbol { coefficient += term.coefficient }
+            rows[user].constant += coefficient * delta
+        }
+        if isBasic[symbol] {
+            rows[symbol].constant -= delta
+            setValue(symbol, value[symbol] - delta)
+        } else {
+            refreshValues(of: users[symbol])
+        }
+    }
+
+    /// Rewrites a basic symbol's row with `symbol` replaced by `definition` (same rank).
+    mutating func setRow(_ user: Int, substituting symbol: Int, by definition: Row) {
+        var row = rows[user]
+        var factor = 0.0
+        row.terms.removeAll { term in
+            if term.symbol == symbol { factor += term.coefficient; return true }
+            return false
+        }
+        row.constant += factor * definition.constant
+        for term in definition.terms {
+            let amount = factor * term.coefficient
+            if let index = row.terms.firstIndex(where: { $0.symbol == term.symbol }) {
+                row.terms[index].coefficient += amount
+            } else {
+                row.terms.append(Term(term.symbol, amount))
+            }
+        }
+        let drop = tolerance.drop
+        row.terms.removeAll { abs($0.coefficient) <= drop }
+        setRow(user, row, rank: rank[user])
+    }
+
+    /// Recomputes the given basic symbols and everything downstream of them, in rank order.
+    mutating func refreshValues(of basics: [Int]) {
+        var all: [Int] = []
+        for symbol in basics where isBasic[symbol] {
+            setValue(symbol, evaluate(rows[symbol]))
+            all.append(symbol)
+        }
+        refreshValues(downstreamOf: all)
+    }
+}

@@ -1,0 +1,246 @@
+import BackendContract
+import ExactArithmetic
+import LayoutModel
+
+/// How far a floating-point answer may stray from the exact one.
+///
+/// A quantity q (a constraint's violation, an error sum, a determined value) agrees with
+/// its reference when `|q − q*| ≤ absolute + relative × S`, where S is the system's scale:
+/// the largest magnitude among its lowered constants and the root's frame (at least 1).
+/// Error sums at a level get the bound once per optional row at that level, since each row
+/// may contribute its own rounding. The defaults (1e-6 absolute, 1e-9 relative) accept the
+/// rounding of a well-conditioned Double solve and reject anything a user could see.
+public struct Tolerance: Sendable, Hashable, Codable {
+    public var absolute: Double
+    public var relative: Double
+
+    public init(absolute: Double = 1e-6, relative: Double = 1e-9) {
+        self.absolute = absolute
+        self.relative = relative
+    }
+
+    /// The bound for one quantity in a system of this scale.
+    public func bound(scale: Double) -> Double { absolute + relative * scale }
+
+    /// S: the largest constant magnitude of the lowered rows and the root's frame, at least 1.
+    public static func scale(of system: ConstraintSystem, rows: LinearSystem<Rational>) -> Double {
+        var s = 1.0
+        for row in rows.rows { s = max(s, abs(row.constant.doubleValue)) }
+        for value in system.root.frame ?? [] { s = max(s, abs(value.doubleValue)) }
+        return s
+    }
+}
+
+/// What one backend did with one system.
+public struct BackendOutcome: Sendable {
+    public var backend: String
+    /// The result, or why there is none (thrown error, trap, kill, hang).
+    public var result: Result<BackendResult, BackendFailure>
+
+    public init(backend: String, result: Result<BackendResult, BackendFailure>) {
+        self.backend = backend
+        self.result = result
+    }
+}
+
+/// A backend that produced no result.
+public struct BackendFailure: Error, Sendable, Hashable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Judges backends' answers against the spec's meaning of a solution (§5), never trusting a
+/// backend's own claims: points are checked for feasibility and their objective is
+/// recomputed, exactly; conflicts are re-checked with the exact reference.
+public struct Comparator: Sendable {
+    public var tolerance: Tolerance
+    /// The exact backend: its outcome is the reference, and it re-checks conflict sets.
+    public var reference: any LayoutBackend
+
+    public init(reference: any LayoutBackend, tolerance: Tolerance = Tolerance()) {
+        self.reference = reference
+        self.tolerance = tolerance
+    }
+
+    /// Findings about every outcome; the outcome named like the reference is the reference.
+    public func compare(_ system: ConstraintSystem, outcomes: [BackendOutcome]) -> [Finding] {
+        var findings: [Finding] = []
+        for outcome in outcomes {
+            if case .failure(let failure) = outcome.result {
+                findings.append(Finding(kind: .crash, backends: [outcome.backend], detail: failure.message))
+            } else if case .success(let result) = outcome.result, result.solution.status == .budgetExceeded {
+                findings.append(Finding(
+                    kind: .budget, backends: [outcome.backend],
+                    detail: "budget exceeded after \(result.statistics.iterations) iterations"))
+            }
+        }
+        guard let referenceOutcome = outcomes.first(where: { $0.backend == reference.name }),
+              case .success(let referenceResult) = referenceOutcome.result,
+              referenceResult.solution.status != .budgetExceeded
+        else { return findings }
+        let rows = system.lowered(as: Rational.self)
+        let scale = Tolerance.scale(of: system, rows: rows)
+        let judge = PointJudge(system: system, rows: rows, bound: tolerance.bound(scale: scale))
+        let ref = referenceResult.solution
+        // The reference's own point must be feasible and attain its objective.
+        findings += judge.check(ref, backend: reference.name, against: ref, referenceName: reference.name)
+        findings += checkConflict(system, ref, backend: reference.name)
+        for outcome in outcomes where outcome.backend != reference.name {
+            guard case .success(let result) = outcome.result, result.solution.status != .budgetExceeded else { continue }
+            let s = result.solution
+            if s.status != ref.status || s.broken != ref.broken {
+                findings.append(Finding(
+                    kind: .statusMismatch, backends: [outcome.backend, reference.name],
+                    detail: "\(s.status.rawValue) broken \(s.broken.map(system.constraintName)); reference \(ref.status.rawValue) broken \(ref.broken.map(system.constraintName))"))
+                continue
+            }
+            findings += judge.check(s, backend: outcome.backend, against: ref, referenceName: reference.name)
+            if s.ambiguous != ref.ambiguous {
+                findings.append(Finding(
+                    kind: .ambiguityMismatch, backends: [outcome.backend, reference.name],
+                    detail: "ambiguous \(s.ambiguous.map(system.unknownName)); reference \(ref.ambiguous.map(system.unknownName))"))
+            }
+            findings += checkConflict(system, s, backend: outcome.backend)
+        }
+        return findings
+    }
+
+    /// A reported conflict must contain the first broken constraint, be infeasible on its own,
+    /// and become feasible without any one of its members (checked by the exact reference).
+    func checkConflict(_ system: ConstraintSystem, _ s: Solution, backend: String) -> [Finding] {
+        guard let first = s.broken.first else {
+            if !s.conflict.isEmpty {
+                return [Finding(kind: .badConflict, backends: [backend], detail: "a conflict without broken constraints")]
+            }
+            return []
+        }
+        let names = s.conflict.map(system.constraintName)
+        guard s.conflict.contains(first) else {
+            return [Finding(kind: .badConflict, backends: [backend],
+                            detail: "conflict \(names) misses the first broken \(system.constraintName(first))")]
+        }
+        guard s.conflict.allSatisfy({ system.constraints.indices.contains($0) && system.constraints[$0].priority.isRequired }) else {
+            return [Finding(kind: .badConflict, backends: [backend], detail: "conflict \(names) names optional or unknown constraints")]
+        }
+        switch feasibility(of: s.conflict, in: system) {
+        case .some(true):
+            return [Finding(kind: .badConflict, backends: [backend], detail: "conflict \(names) is feasible")]
+        case .none:
+            return []  // the reference could not decide; no claim either way
+        case .some(false):
+            break
+        }
+        for member in s.conflict {
+            if feasibility(of: s.conflict.filter { $0 != member }, in: system) == false {
+                return [Finding(kind: .badConflict, backends: [backend],
+                                detail: "conflict \(names) is not irreducible: still infeasible without \(system.constraintName(member))")]
+            }
+        }
+        return []
+    }
+
+    /// Whether the listed required constraints can hold together (nil when the reference
+    /// failed to decide).
+    func feasibility(of indices: [Int], in system: ConstraintSystem) -> Bool? {
+        var subsystem = system
+        subsystem.constraints = indices.map { system.constraints[$0] }
+        subsystem.rowScales = [:]
+        guard let result = try? reference.solve(subsystem, budget: Budget(wallTime: .seconds(30))) else { return nil }
+        switch result.solution.status {
+        case .optimal: return true
+        case .unsatisfiable: return false
+        case .budgetExceeded: return nil
+        }
+    }
+}
+
+/// Checks one point against the system exactly: feasibility of the kept required rows,
+/// the objective per level, and determined values against a reference solution.
+struct PointJudge {
+    let system: ConstraintSystem
+    let rows: LinearSystem<Rational>
+    let bound: Double
+
+    /// The point as exact rationals: the backend's exact values when it has them, else its
+    /// Doubles converted exactly.
+    func exactPoint(_ s: Solution) -> [Rational]? {
+        if let exact = s.exactValues, exact.count == rows.variableCount {
+            let values = exact.compactMap(Rational.init)
+            if values.count == exact.count { return values }
+        }
+        guard s.values.count == rows.variableCount else { return nil }
+        var point: [Rational] = []
+        point.reserveCapacity(s.values.count)
+        for v in s.values {
+            guard let r = Rational(exactly: v) else { return nil }
+            point.append(r)
+        }
+        return point
+    }
+
+    /// The error of a row at a point: |d|, max(0, d) or max(0, −d).
+    static func error(_ d: Rational, _ relation: Relation) -> Rational {
+        switch relation {
+        case .equal: return d.sign < 0 ? -d : d
+        case .lessThanOrEqual: return d.sign > 0 ? d : .zero
+        case .greaterThanOrEqual: return d.sign < 0 ? -d : .zero
+        }
+    }
+
+    /// The exact objective vector E(p) at a point.
+    func objective(at point: [Rational]) -> [Rational] {
+        var sums = Array(repeating: Rational.zero, count: rows.levels.count)
+        for row in rows.rows where row.level > 0 {
+            sums[row.level - 1] += Self.error(row.value(at: point), row.relation)
+        }
+        return sums
+    }
+
+    func check(_ s: Solution, backend: String, against ref: Solution, referenceName: String) -> [Finding] {
+        guard let point = exactPoint(s) else {
+            return [Finding(kind: .infeasiblePoint, backends: [backend], detail: "the point has \(s.values.count) values, not \(rows.variableCount), or is not finite")]
+        }
+        var findings: [Finding] = []
+        let broken = Set(s.broken)
+        var worst: (Int, Double)?
+        for row in rows.rows where row.isRequired && !broken.contains(row.constraintIndex) {
+            let violation = Self.error(row.value(at: point), row.relation).doubleValue
+            if violation > bound && violation > (worst?.1 ?? 0) { worst = (row.constraintIndex, violation) }
+        }
+        if let (index, violation) = worst {
+            findings.append(Finding(
+                kind: .infeasiblePoint, backends: [backend],
+                detail: "required \(system.constraintName(index)) violated by \(violation) (bound \(bound))"))
+        }
+        let mine = objective(at: point)
+        let theirs: [Rational] = ref.exactObjective.flatMap { texts in
+            let values = texts.compactMap(Rational.init)
+            return values.count == texts.count ? values : nil
+        } ?? ref.objective.compactMap { Rational(exactly: $0) }
+        if theirs.count == mine.count {
+            for level in mine.indices {
+                let rowsAtLevel = rows.rows.lazy.filter { $0.level == level + 1 }.count
+                let excess = (mine[level] - theirs[level]).doubleValue
+                if excess > bound * Double(max(rowsAtLevel, 1)) {
+                    findings.append(Finding(
+                        kind: .suboptimal, backends: [backend, referenceName],
+                        detail: "error at @\(rows.levels[level]) is \(mine[level].doubleValue), optimum \(theirs[level].doubleValue)"))
+                    break
+                }
+            }
+        }
+        if backend != referenceName, let refPoint = exactPoint(ref) {
+            let ambiguous = Set(ref.ambiguous.map(\.variable))
+            for v in 0..<rows.variableCount where !ambiguous.contains(v) {
+                let difference = (point[v] - refPoint[v]).doubleValue
+                if abs(difference) > bound {
+                    findings.append(Finding(
+                        kind: .determinedMismatch, backends: [backend, referenceName],
+                        detail: "\(system.unknownName(Unknown(variable: v))) = \(s.values[v]), reference \(refPoint[v].doubleValue)"))
+                    break
+                }
+            }
+        }
+        return findings
+    }
+}

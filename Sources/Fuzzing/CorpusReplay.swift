@@ -1,0 +1,116 @@
+import BackendContract
+import Foundation
+import LayoutModel
+
+/// Re-solves corpus files with every backend that supports them and checks each result
+/// against the file's expected result.
+public struct CorpusReplay: Sendable {
+    /// One (file, backend) outcome.
+    public struct Outcome: Sendable, Hashable {
+        public enum Verdict: Sendable, Hashable {
+            /// The result matches the expectation.
+            case passed
+            /// The backend does not support the system (the reason).
+            case unsupported(String)
+            /// The result differs (the differences).
+            case failed([String])
+            /// The file has no expected result beside it; the solve still ran.
+            case unchecked
+            /// The file says this backend fails it (`# expect-fail:`), and it still does.
+            case expectedFailure([String])
+            /// The file says this backend fails it, but it passed: the bug may be fixed.
+            case unexpectedPass
+        }
+
+        public var file: String
+        public var backend: String
+        public var verdict: Verdict
+        public var statistics: SolveStatistics?
+    }
+
+    public var backends: [any LayoutBackend]
+    public var budget: Budget
+    /// Judges every result also against the spec through the exact reference (nil: compare
+    /// with the expected result only).
+    public var comparator: Comparator?
+
+    public init(backends: [any LayoutBackend], comparator: Comparator? = nil, budget: Budget = Budget(wallTime: .seconds(60))) {
+        self.backends = backends
+        self.comparator = comparator
+        self.budget = budget
+    }
+
+    /// Every `.layout` file under the paths (files are taken as given, folders recursively),
+    /// sorted so that runs are comparable.
+    public static func layoutFiles(under paths: [String]) -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if !isDirectory.boolValue {
+                files.append(path)
+                continue
+            }
+            guard let walker = manager.enumerator(atPath: path) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".layout") {
+                files.append((path as NSString).appendingPathComponent(relative))
+            }
+        }
+        return files.sorted()
+    }
+
+    /// Replays one file: parses it (a parse error is thrown), then solves with each backend.
+    public func replay(file: String) throws -> [Outcome] {
+        let url = URL(fileURLWithPath: file)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let system = try LayoutParser.parse(text, file: file)
+        let expectedURL = ExpectedResult.url(for: url)
+        let expected = FileManager.default.fileExists(atPath: expectedURL.path)
+            ? try ExpectedResult(contentsOf: expectedURL) : nil
+        let expectFail = FindingStore.expectedFailures(in: text)
+        var outcomes: [BackendOutcome] = []
+        var verdicts: [Outcome] = []
+        for backend in backends {
+            if case .unsupported(let reason) = backend.supports(system) {
+                verdicts.append(Outcome(file: file, backend: backend.name, verdict: .unsupported(reason)))
+                continue
+            }
+            var problems: [String] = []
+            var statistics: SolveStatistics?
+            do {
+                let result = try backend.solve(system, budget: budget)
+                statistics = result.statistics
+                outcomes.append(BackendOutcome(backend: backend.name, result: .success(result)))
+                problems = expected?.mismatches(in: result.solution, of: system) ?? []
+            } catch {
+                outcomes.append(BackendOutcome(backend: backend.name, result: .failure(BackendFailure("\(error)"))))
+                problems = ["\(error)"]
+            }
+            verdicts.append(Outcome(file: file, backend: backend.name, verdict: problems.isEmpty ? (expected == nil ? .unchecked : .passed) : .failed(problems), statistics: statistics))
+        }
+        if let comparator {
+            if !outcomes.contains(where: { $0.backend == comparator.reference.name }), comparator.reference.supports(system).isSupported {
+                let reference = comparator.reference
+                outcomes.append(BackendOutcome(backend: reference.name, result: Result { try reference.solve(system, budget: budget) }.mapError { BackendFailure("\($0)") }))
+            }
+            for finding in comparator.compare(system, outcomes: outcomes) {
+                guard let culprit = finding.backends.first, let i = verdicts.firstIndex(where: { $0.backend == culprit }) else { continue }
+                let problem = "\(finding.kind.rawValue): \(finding.detail)"
+                switch verdicts[i].verdict {
+                case .failed(let problems): verdicts[i].verdict = .failed(problems + [problem])
+                case .passed, .unchecked: verdicts[i].verdict = .failed([problem])
+                default: break
+                }
+            }
+        }
+        for i in verdicts.indices where expectFail.contains(verdicts[i].backend) {
+            switch verdicts[i].verdict {
+            case .failed(let problems): verdicts[i].verdict = .expectedFailure(problems)
+            case .passed: verdicts[i].verdict = .unexpectedPass
+            default: break
+            }
+        }
+        return verdicts
+    }
+}

@@ -1,0 +1,128 @@
+import ExactArithmetic
+import Foundation
+import LayoutModel
+
+/// The expected result stored beside a corpus file (`NAME.expected.json`), in the spec's
+/// result form (§6) with one addition: a frame component is `null` where it is not
+/// determined, and is then not compared.
+public struct ExpectedResult: Sendable, Hashable, Codable {
+    public var status: SolveStatus
+    /// Frames relative to the parent, `null` for components that are not determined.
+    public var frames: [String: [Double?]]
+    public var objective: [Double]
+    public var ambiguous: [String]
+    public var broken: [String]
+    public var conflict: [String]
+    public var exact: ResultDocument.ExactFrames?
+    /// False when the system may have other irreducible conflicts than the one listed: then
+    /// any conflict is accepted here (the comparator checks that it is one).
+    public var conflictIsUnique: Bool = true
+
+    private enum CodingKeys: String, CodingKey {
+        case status, frames, objective, ambiguous, broken, conflict, exact, conflictIsUnique
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.decode(SolveStatus.self, forKey: .status)
+        frames = try c.decode([String: [Double?]].self, forKey: .frames)
+        objective = try c.decode([Double].self, forKey: .objective)
+        ambiguous = try c.decode([String].self, forKey: .ambiguous)
+        broken = try c.decode([String].self, forKey: .broken)
+        conflict = try c.decode([String].self, forKey: .conflict)
+        exact = try c.decodeIfPresent(ResultDocument.ExactFrames.self, forKey: .exact)
+        conflictIsUnique = try c.decodeIfPresent(Bool.self, forKey: .conflictIsUnique) ?? true
+    }
+
+    public init(
+        status: SolveStatus, frames: [String: [Double?]], objective: [Double], ambiguous: [String],
+        broken: [String], conflict: [String], exact: ResultDocument.ExactFrames? = nil
+    ) {
+        self.status = status
+        self.frames = frames
+        self.objective = objective
+        self.ambiguous = ambiguous
+        self.broken = broken
+        self.conflict = conflict
+        self.exact = exact
+    }
+
+    /// Reads `NAME.expected.json`.
+    public init(contentsOf url: URL) throws {
+        self = try JSONDecoder().decode(ExpectedResult.self, from: Data(contentsOf: url))
+    }
+
+    /// The expected file that belongs beside a `.layout` file.
+    public static func url(for layout: URL) -> URL {
+        layout.deletingPathExtension().appendingPathExtension("expected.json")
+    }
+
+    /// Where a solution differs from the expectation; empty when it matches.
+    ///
+    /// Numbers agree within `tolerance` (absolute, scaled by the larger magnitude when that
+    /// exceeds 1). Where the expectation has exact frames and the solution exact values, those
+    /// are compared exactly as well. Conflict sets are compared as written: corpus files are
+    /// built so that their conflict is the only irreducible one.
+    public func mismatches(in solution: Solution, of system: ConstraintSystem, tolerance: Double = 1e-6) -> [String] {
+        var problems: [String] = []
+        func close(_ a: Double, _ b: Double) -> Bool {
+            abs(a - b) <= tolerance * max(1, abs(a), abs(b))
+        }
+        if solution.status != status {
+            problems.append("status \(solution.status.rawValue), expected \(status.rawValue)")
+            return problems
+        }
+        let broken = solution.broken.map(system.constraintName)
+        if broken != self.broken { problems.append("broken \(broken), expected \(self.broken)") }
+        let conflict = solution.conflict.map(system.constraintName)
+        if conflictIsUnique && conflict != self.conflict {
+            problems.append("conflict \(conflict), expected \(self.conflict)")
+        }
+        let ambiguous = solution.ambiguous.map(system.unknownName)
+        if ambiguous.sorted() != self.ambiguous.sorted() {
+            problems.append("ambiguous \(ambiguous), expected \(self.ambiguous)")
+        }
+        if solution.objective.count != objective.count
+            || zip(solution.objective, objective).contains(where: { !close($0, $1) })
+        {
+            problems.append("objective \(solution.objective), expected \(objective)")
+        }
+        guard solution.values.count == system.variableCount else {
+            problems.append("\(solution.values.count) values for \(system.variableCount) unknowns")
+            return problems
+        }
+        let frames: [[Double]] = system.frames(values: solution.values, global: false)
+        for index in 1..<max(system.items.count, 1) {
+            let name = system.items[index].name
+            guard let expected = self.frames[name] else {
+                problems.append("no expected frame for \(name)")
+                continue
+            }
+            for (component, value) in zip(FrameComponent.allCases, expected) {
+                guard let value else { continue }
+                let actual = frames[index - 1][component.rawValue]
+                if !close(actual, value) {
+                    problems.append("\(name).\(component.name) = \(actual), expected \(value)")
+                }
+            }
+        }
+        if let exactFrames = exact?.frames, let exactValues = solution.exactValues {
+            let values = exactValues.compactMap(Rational.init)
+            if values.count == system.variableCount {
+                let frames = system.frames(values: values, global: false)
+                for index in 1..<max(system.items.count, 1) {
+                    let name = system.items[index].name
+                    for (component, text) in zip(FrameComponent.allCases, exactFrames[name] ?? []) {
+                        guard let text, let value = Rational(text) else { continue }
+                        if frames[index - 1][component.rawValue] != value {
+                            problems.append("\(name).\(component.name) = \(frames[index - 1][component.rawValue]) exactly, expected \(text)")
+                        }
+                    }
+                }
+            } else {
+                problems.append("exact values are not rationals")
+            }
+        }
+        return problems
+    }
+}

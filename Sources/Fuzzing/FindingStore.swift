@@ -1,0 +1,94 @@
+import Foundation
+import LayoutModel
+
+/// Writes findings to a folder, one set of files per fingerprint, each file atomically
+/// (a temporary file renamed over the target), so a killed run never leaves half a file.
+///
+/// For a fingerprint F: `F.layout` (the reduced repro with a header), `F.expected.json`
+/// (the reference's answer, when it has one) and `F.finding.json` (everything known about
+/// the finding, for machines).
+public struct FindingStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Writes a report unless its fingerprint is already stored; true when it was new.
+    @discardableResult
+    public func store(_ report: FuzzCampaign.Report) throws -> Bool {
+        let base = directory.appendingPathComponent(report.fingerprint)
+        let layout = base.appendingPathExtension("layout")
+        if FileManager.default.fileExists(atPath: layout.path) { return false }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        if let expected = report.expected {
+            try Self.atomicWrite(try encoder.encode(expected), to: base.appendingPathExtension("expected.json"))
+        }
+        try Self.atomicWrite(try encoder.encode(report), to: base.appendingPathExtension("finding.json"))
+        // The repro goes last: its presence marks the set complete.
+        try Self.atomicWrite(Data(Self.reproText(report).utf8), to: layout)
+        return true
+    }
+
+    /// Every report stored in the folder.
+    public func reports() throws -> [FuzzCampaign.Report] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".finding.json") }.sorted()
+        return try names.map {
+            try JSONDecoder().decode(FuzzCampaign.Report.self, from: Data(contentsOf: directory.appendingPathComponent($0)))
+        }
+    }
+
+    /// The repro file: a header that says what fails and how to get the case back, then the
+    /// reduced system. `date` is added for regression-corpus copies.
+    public static func reproText(_ report: FuzzCampaign.Report, date: String? = nil) -> String {
+        let f = report.finding
+        let spec = report.caseSpec
+        var lines = ["# layoutbench finding: \(f.kind.rawValue) (\(f.backends.joined(separator: " vs ")))"]
+        lines.append("# detail: " + f.detail.replacingOccurrences(of: "\n", with: " "))
+        if let oracle = f.oracle { lines.append("# oracle: \(oracle)" + (report.transform.map { " — \($0)" } ?? "")) }
+        lines.append("# case \(spec.index): family \(spec.family), size \(spec.size), seed \(spec.seed)")
+        lines.append("# regenerate: layoutbench generate --family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+        lines.append("# original: \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedViews) views, \(report.reducedConstraints) constraints")
+        if let date { lines.append("# found: \(date)") }
+        if let culprit = f.backends.first { lines.append("# expect-fail: \(culprit)") }
+        return lines.joined(separator: "\n") + "\n" + report.repro
+    }
+
+    /// Copies a report into a regression corpus folder (`Corpora/regressions`), dated.
+    public static func addToCorpus(_ report: FuzzCampaign.Report, directory: URL, date: String) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let base = directory.appendingPathComponent(report.fingerprint)
+        if let expected = report.expected {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try atomicWrite(try encoder.encode(expected), to: base.appendingPathExtension("expected.json"))
+        }
+        try atomicWrite(Data(reproText(report, date: date).utf8), to: base.appendingPathExtension("layout"))
+    }
+
+    /// Writes through a temporary file in the same folder and renames it over the target.
+    public static func atomicWrite(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        try data.write(to: temporary)
+        if rename(temporary.path, url.path) != 0 {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": code])
+        }
+    }
+
+    /// The backends a corpus file expects to fail (`# expect-fail: a, b` lines).
+    public static func expectedFailures(in text: String) -> Set<String> {
+        var names = Set<String>()
+        for line in text.split(separator: "\n") where line.hasPrefix("# expect-fail:") {
+            for name in line.dropFirst("# expect-fail:".count).split(separator: ",") {
+                names.insert(name.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return names
+    }
+}

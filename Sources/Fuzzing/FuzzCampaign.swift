@@ -1,0 +1,239 @@
+import BackendContract
+import ExactArithmetic
+import Generator
+import LayoutModel
+
+/// A differential fuzzing campaign: case `i` is generated from the campaign seed and `i`
+/// alone, solved by every backend that supports it, judged by the comparator and by one
+/// metamorphic oracle, and every finding is reduced to a small repro.
+///
+/// Cases are independent and deterministic, so a campaign's findings do not depend on the
+/// order (or the process) in which its cases run.
+public struct FuzzCampaign: Sendable {
+    public struct Configuration: Sendable {
+        public var seed: UInt64
+        public var families: [Family]
+        /// Sizes (views) are drawn uniformly from this range.
+        public var sizes: ClosedRange<Int>
+        /// The backends under test (the reference may be among them).
+        public var backends: [any LayoutBackend]
+        /// The exact backend: the judge.
+        public var reference: any LayoutBackend
+        public var oracles: [MetamorphicOracle]
+        public var budget: Budget
+        public var tolerance: Tolerance
+        /// Reduce findings (nil: keep them whole).
+        public var reducer: Reducer?
+
+        public init(
+            seed: UInt64, families: [Family], sizes: ClosedRange<Int> = 1...10, backends: [any LayoutBackend],
+            reference: any LayoutBackend, oracles: [MetamorphicOracle] = MetamorphicOracle.allCases,
+            budget: Budget = Budget(iterations: 1_000_000, wallTime: .seconds(10)),
+            tolerance: Tolerance = Tolerance(), reducer: Reducer? = Reducer()
+        ) {
+            self.seed = seed
+            self.families = families
+            self.sizes = sizes
+            self.backends = backends
+            self.reference = reference
+            self.oracles = oracles
+            self.budget = budget
+            self.tolerance = tolerance
+            self.reducer = reducer
+        }
+    }
+
+    /// Which case an index stands for.
+    public struct CaseSpec: Sendable, Hashable, Codable {
+        public var index: UInt64
+        public var family: String
+        public var size: Int
+        public var seed: UInt64
+        public var oracle: MetamorphicOracle?
+    }
+
+    /// A finding with its repro.
+    public struct Report: Sendable, Hashable, Codable {
+        public var finding: Finding
+        public var fingerprint: String
+        public var caseSpec: CaseSpec
+        public var originalViews: Int
+        public var originalConstraints: Int
+        /// The reduced system's canonical text (the whole system when not reduced).
+        public var repro: String
+        public var reducedViews: Int
+        public var reducedConstraints: Int
+        /// The reference's answer on the repro, when it has one.
+        public var expected: ExpectedResult?
+        /// What the oracle did, for metamorphic findings.
+        public var transform: String?
+    }
+
+    public let configuration: Configuration
+    let comparator: Comparator
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        self.comparator = Comparator(reference: configuration.reference, tolerance: configuration.tolerance)
+    }
+
+    /// The case behind an index: family, size and seed come from the campaign seed and the
+    /// index only (``SeededGenerator/caseSeed(campaign:index:)``).
+    public func caseSpec(_ index: UInt64) -> CaseSpec {
+        let seed = SeededGenerator.caseSeed(campaign: configuration.seed, index: index)
+        var choice = SeededGenerator(seed: SplitMix64.mix(seed ^ 0x5eed_f00d))
+        let family = configuration.families[choice.index(below: configuration.families.count)]
+        let size = choice.int(in: configuration.sizes)
+        let oracle = configuration.oracles.isEmpty ? nil : configuration.oracles[Int(index % UInt64(configuration.oracles.count))]
+        return CaseSpec(index: index, family: family.name, size: size, seed: seed, oracle: oracle)
+    }
+
+    /// One case's system and the findings on it, not yet reduced.
+    public struct CaseFindings: Sendable {
+        public var spec: CaseSpec
+        public var system: ConstraintSystem
+        /// One finding per signature, with the oracle's transform where there is one.
+        public var findings: [(finding: Finding, transform: String?)]
+    }
+
+    /// Generates and judges one case.
+    public func judge(_ index: UInt64) -> CaseFindings {
+        let spec = caseSpec(index)
+        guard let family = configuration.families.first(where: { $0.name == spec.family }) else {
+            return CaseFindings(spec: spec, system: ConstraintSystem(rootName: "root", frame: [.zero, .zero, .zero, .zero]), findings: [])
+        }
+        let system = generate(family: family, size: spec.size, seed: spec.seed).system
+        var seen = Set<String>()
+        var findings: [(finding: Finding, transform: String?)] = []
+        for (finding, transform) in judge(system, oracle: spec.oracle, seed: spec.seed) where seen.insert(finding.signature).inserted {
+            var finding = finding
+            finding.seed = spec.seed
+            finding.family = spec.family
+            findings.append((finding, transform))
+        }
+        return CaseFindings(spec: spec, system: system, findings: findings)
+    }
+
+    /// Runs one case and returns its findings, each reduced.
+    public func run(_ index: UInt64) -> [Report] {
+        let found = judge(index)
+        return found.findings.map { report($0.finding, transform: $0.transform, system: found.system, spec: found.spec) }
+    }
+
+    /// Solves with every supporting backend and collects comparator and oracle findings.
+    func judge(_ system: ConstraintSystem, oracle: MetamorphicOracle?, seed: UInt64) -> [(finding: Finding, transform: String?)] {
+        var outcomes: [BackendOutcome] = []
+        var all = configuration.backends
+        if !all.contains(where: { $0.name == configuration.reference.name }) { all.append(configuration.reference) }
+        for backend in all where backend.supports(system).isSupported {
+            outcomes.append(solve(backend, system))
+        }
+        var findings = comparator.compare(system, outcomes: outcomes).map { ($0, String?.none) }
+        guard let oracle else { return findings }
+        for backend in configuration.backends {
+            guard let outcome = outcomes.first(where: { $0.backend == backend.name }),
+                  case .success(let original) = outcome.result, original.solution.status != .budgetExceeded,
+                  let violation = metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed)
+            else { continue }
+            findings.append((violation.0, violation.1))
+        }
+        return findings
+    }
+
+    func solve(_ backend: any LayoutBackend, _ system: ConstraintSystem) -> BackendOutcome {
+        do {
+            return BackendOutcome(backend: backend.name, result: .success(try backend.solve(system, budget: configuration.budget)))
+        } catch {
+            return BackendOutcome(backend: backend.name, result: .failure(BackendFailure("\(error)")))
+        }
+    }
+
+    /// Applies the oracle (its random choices seeded by the case) and checks the relation.
+    func metamorphicViolation(
+        _ oracle: MetamorphicOracle, backend: any LayoutBackend, system: ConstraintSystem, original: Solution, seed: UInt64
+    ) -> (Finding, String)? {
+        var random = SeededGenerator(seed: SplitMix64.mix(seed ^ 0x0ac1e))
+        let required = Set(system.constraints.indices.filter { system.constraints[$0].priority.isRequired })
+        guard let transformed = oracle.apply(to: system, kept: required.subtracting(original.broken), random: &random),
+              backend.supports(transformed.system).isSupported
+        else { return nil }
+        let outcome = solve(backend, transformed.system)
+        let detail: String
+        switch outcome.result {
+        case .failure(let failure):
+            detail = "the transformed system failed: \(failure.message)"
+        case .success(let result):
+            if result.solution.status == .budgetExceeded { return nil }
+            guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: configuration.tolerance) else { return nil }
+            detail = v
+        }
+        return (Finding(kind: .metamorphicViolation, backends: [backend.name], detail: detail, oracle: oracle.rawValue),
+                transformed.description)
+    }
+
+    /// True when the system still shows a finding of the same class about the same backend.
+    func reproduces(_ finding: Finding, on system: ConstraintSystem, seed: UInt64) -> Bool {
+        guard let culprit = finding.backends.first,
+              let backend = (configuration.backends + [configuration.reference]).first(where: { $0.name == culprit }),
+              backend.supports(system).isSupported
+        else { return false }
+        if finding.kind == .metamorphicViolation {
+            guard let oracle = finding.oracle.flatMap(MetamorphicOracle.init(rawValue:)),
+                  case .success(let original) = solve(backend, system).result, original.solution.status != .budgetExceeded
+            else { return false }
+            return metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed) != nil
+        }
+        var outcomes = [solve(backend, system)]
+        if culprit != configuration.reference.name, configuration.reference.supports(system).isSupported {
+            outcomes.append(solve(configuration.reference, system))
+        }
+        return comparator.compare(system, outcomes: outcomes).contains { $0.kind == finding.kind && $0.backends.first == culprit }
+    }
+
+    /// Reduces a finding (unless reduction is off) and packs it with its repro and expectation.
+    public func report(_ finding: Finding, transform: String?, system: ConstraintSystem, spec: CaseSpec) -> Report {
+        var repro = system
+        // Budget findings depend on time; reducing them would chase noise.
+        if let reducer = configuration.reducer, finding.kind != .budget {
+            repro = reducer.reduce(system) { reproduces(finding, on: $0, seed: spec.seed) }.system
+        }
+        let text = repro.canonicalText
+        var expected: ExpectedResult?
+        if configuration.reference.supports(repro).isSupported,
+           let result = try? configuration.reference.solve(repro, budget: configuration.budget),
+           result.solution.status != .budgetExceeded {
+            expected = ExpectedResult(solution: result.solution, of: repro)
+        }
+        return Report(
+            finding: finding, fingerprint: finding.fingerprint(reducedText: text), caseSpec: spec,
+            originalViews: system.viewCount, originalConstraints: system.constraints.count, repro: text,
+            reducedViews: repro.viewCount, reducedConstraints: repro.constraints.count, expected: expected,
+            transform: transform)
+    }
+}
+
+extension ExpectedResult {
+    /// The expectation a solution sets: frame components that are not determined are null
+    /// (a relative x or y also when the parent's is not), and the conflict is not compared
+    /// literally, since a system may have several irreducible conflicts.
+    public init(solution: Solution, of system: ConstraintSystem) {
+        let ambiguous = Set(solution.ambiguous)
+        let frames: [[Double]] = system.frames(values: solution.values, global: false)
+        var table: [String: [Double?]] = [:]
+        for index in 1..<max(system.items.count, 1) {
+            let parent = system.items[index].parent ?? 0
+            table[system.items[index].name] = FrameComponent.allCases.map { component in
+                var open = ambiguous.contains(Unknown(item: index, component: component))
+                if parent != 0 && (component == .x || component == .y) {
+                    open = open || ambiguous.contains(Unknown(item: parent, component: component))
+                }
+                return open ? nil : frames[index - 1][component.rawValue]
+            }
+        }
+        self.init(
+            status: solution.status, frames: table, objective: solution.objective,
+            ambiguous: solution.ambiguous.map(system.unknownName), broken: solution.broken.map(system.constraintName),
+            conflict: solution.conflict.map(system.constraintName))
+        self.conflictIsUnique = false
+    }
+}

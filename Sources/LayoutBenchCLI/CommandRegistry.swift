@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// Every subcommand, in the order `--help` lists them.
+enum CommandRegistry {
+    static let subcommands: [any ParsableCommand.Type] = [
+        ValidateCommand.self,
+        SolveCommand.self,
+        BackendsCommand.self,
+        GenerateCommand.self,
+        FuzzCommand.self,
+        ReplayCommand.self,
+        PrintCommand.self,
+        ExportLPCommand.self,
+    ]
+}

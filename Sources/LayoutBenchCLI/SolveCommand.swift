@@ -1,0 +1,149 @@
+import ArgumentParser
+import BackendContract
+import ExactArithmetic
+import Foundation
+import LayoutModel
+
+/// `layoutbench solve FILE`
+struct SolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "solve",
+        abstract: "Solve a .layout file with one backend and print the frames.",
+        discussion: """
+            Frames are [x, y, width, height] relative to the parent's origin (UIKit's frame), \
+            or in root coordinates with --global. The JSON form is the spec's result form (§6).
+            """)
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "The .layout file to solve.")
+    var file: String
+
+    @Option(help: "The backend to solve with (see `layoutbench backends`).")
+    var backend: String = BackendRegistry.defaultName
+
+    @Option(help: "text (a table) or json (the spec's result form).")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Give frames in the root's coordinates instead of the parent's.")
+    var global = false
+
+    @Option(help: "runtime (V1–V5) or guide (adds V6).")
+    var rules: ValidationRules = .runtime
+
+    @Option(help: "Stop after this many iterations (pivots or row operations).")
+    var maxIterations: Int?
+
+    @Option(help: "Stop after this many seconds.")
+    var timeLimit: Double?
+
+    func run() throws {
+        guard let solver = BackendRegistry.backend(named: backend) else {
+            printError("unknown backend '\(backend)'; choose one of: \(BackendRegistry.names)")
+            throw ExitStatus.invalidInput
+        }
+        let system = try InputFile.systemOrExit(at: file, rules: rules)
+        if case .unsupported(let reason) = solver.supports(system) {
+            printError("\(file): backend \(solver.name) does not support this system: \(reason)")
+            throw ExitStatus.invalidInput
+        }
+        let budget = Budget(iterations: maxIterations, wallTime: timeLimit.map { .milliseconds(Int64($0 * 1000)) })
+        let result: BackendResult
+        do {
+            result = try solver.solve(system, budget: budget)
+        } catch {
+            printError("\(file): \(error)")
+            throw ExitStatus.internalFailure
+        }
+        let solution = result.solution
+        guard solution.values.allSatisfy(\.isFinite), solution.objective.allSatisfy(\.isFinite) else {
+            printError("\(file): backend \(solver.name) returned a non-finite value")
+            throw ExitStatus.internalFailure
+        }
+        switch format {
+        case .json:
+            let document = ResultDocument(
+                system: system, solution: solution, global: global,
+                exactFrames: exactFrames(system: system, solution: solution))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            do {
+                print(String(decoding: try encoder.encode(document), as: UTF8.self))
+            } catch {
+                printError("\(file): cannot encode the result: \(error)")
+                throw ExitStatus.internalFailure
+            }
+        case .text:
+            print(ResultTable(system: system, result: result, backend: solver.name, global: global).text)
+        }
+    }
+
+    /// The frames as exact rational strings, when the backend computed exactly.
+    private func exactFrames(system: ConstraintSystem, solution: Solution) -> [[String]]? {
+        guard let exact = solution.exactValues, exact.count == system.variableCount else { return nil }
+        var values: [Rational] = []
+        values.reserveCapacity(exact.count)
+        for text in exact {
+            guard let value = Rational(text) else { return nil }
+            values.append(value)
+        }
+        return system.frames(values: values, global: global).map { $0.map(\.description) }
+    }
+}
+
+/// The text form of a result: a status line, a frame table, objective, ambiguity, broken.
+struct ResultTable {
+    var system: ConstraintSystem
+    var result: BackendResult
+    var backend: String
+    var global: Bool
+
+    var text: String {
+        let s = result.solution
+        var lines: [String] = []
+        let ms = Double(result.statistics.duration.components.attoseconds) / 1e15
+            + Double(result.statistics.duration.components.seconds) * 1000
+        lines.append("status: \(s.status.rawValue)   (backend \(backend), \(result.statistics.iterations) iterations, \(Self.format(ms)) ms)")
+        if s.status == .budgetExceeded { return lines.joined(separator: "\n") }
+        let ambiguous = Set(s.ambiguous)
+        let frames = system.frames(values: s.values, global: global)
+        var rows = [["item", "x", "y", "width", "height"]]
+        for index in 1..<max(system.items.count, 1) {
+            var row = [system.items[index].name]
+            for component in FrameComponent.allCases {
+                let value = Self.format(frames[index - 1][component.rawValue])
+                row.append(ambiguous.contains(Unknown(item: index, component: component)) ? value + "?" : value)
+            }
+            rows.append(row)
+        }
+        let widths = (0..<5).map { col in rows.map { $0[col].count }.max() ?? 0 }
+        for row in rows {
+            lines.append(zip(row, widths).enumerated().map { col, cell in
+                col == 0 ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
+            }.joined(separator: "  "))
+        }
+        if !s.objective.isEmpty {
+            let levels = system.optionalLevels
+            lines.append("objective: " + zip(levels, s.objective).map { "@\($0.0): \(Self.format($0.1))" }.joined(separator: ", "))
+        }
+        if !s.ambiguous.isEmpty {
+            lines.append("ambiguous (marked ?): " + s.ambiguous.map(system.unknownName).joined(separator: ", "))
+        }
+        if !s.broken.isEmpty {
+            lines.append("broken: " + s.broken.map(system.constraintName).joined(separator: ", "))
+            lines.append("conflict: " + s.conflict.map(system.constraintName).joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Up to 6 decimals, trailing zeros dropped.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

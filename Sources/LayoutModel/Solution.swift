@@ -1,0 +1,116 @@
+/// How a solve ended (spec §5–§6).
+public enum SolveStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Every required constraint was kept; the point is lexicographically optimal.
+    case optimal
+    /// Some required constraints were broken (see ``Solution/broken``); the point is optimal
+    /// for the kept set.
+    case unsatisfiable
+    /// The budget (iterations or time) ran out; nothing else in the solution is meaningful.
+    case budgetExceeded
+}
+
+/// One optimal point of a system and what a backend claims about it.
+///
+/// Values are indexed by variable (``Unknown/variable``), in root space. Backends that
+/// work exactly also give ``exactValues`` as rational strings (`"327/2"`).
+public struct Solution: Sendable, Hashable, Codable {
+    public var status: SolveStatus
+    /// Root-space values of all `4 × viewCount` unknowns.
+    public var values: [Double]
+    /// E(p) for every optional level, highest first (``LinearSystem/levels``).
+    public var objective: [Double]
+    /// Unknowns that are not determined (ascending by variable).
+    public var ambiguous: [Unknown]
+    /// Indices of broken required constraints, in file order.
+    public var broken: [Int]
+    /// Indices of an irreducible infeasible subset of the required constraints that contains
+    /// the first broken one (empty when nothing is broken), in file order.
+    public var conflict: [Int]
+    /// The values as exact rationals, when the backend computes exactly.
+    public var exactValues: [String]?
+    /// The objective as exact rationals, when the backend computes exactly.
+    public var exactObjective: [String]?
+
+    public init(
+        status: SolveStatus, values: [Double], objective: [Double] = [], ambiguous: [Unknown] = [],
+        broken: [Int] = [], conflict: [Int] = [], exactValues: [String]? = nil, exactObjective: [String]? = nil
+    ) {
+        self.status = status
+        self.values = values
+        self.objective = objective
+        self.ambiguous = ambiguous
+        self.broken = broken
+        self.conflict = conflict
+        self.exactValues = exactValues
+        self.exactObjective = exactObjective
+    }
+
+    /// A solution that carries nothing but the news that the budget ran out.
+    public static func budgetExceeded(variableCount: Int) -> Solution {
+        Solution(status: .budgetExceeded, values: Array(repeating: 0, count: variableCount))
+    }
+}
+
+/// The spec's JSON result form (§6), as written by `layoutbench solve --format json`.
+public struct ResultDocument: Sendable, Hashable, Codable {
+    public var status: SolveStatus
+    /// `[x, y, width, height]` per view, relative to its parent unless global.
+    public var frames: [String: [Double?]]
+    public var objective: [Double]
+    public var ambiguous: [String]
+    public var broken: [String]
+    public var conflict: [String]
+    public var exact: ExactFrames?
+
+    /// Exact frames as rational strings.
+    public struct ExactFrames: Sendable, Hashable, Codable {
+        public var frames: [String: [String?]]
+        public init(frames: [String: [String?]]) { self.frames = frames }
+    }
+
+    public init(
+        status: SolveStatus, frames: [String: [Double?]], objective: [Double], ambiguous: [String],
+        broken: [String], conflict: [String], exact: ExactFrames? = nil
+    ) {
+        self.status = status
+        self.frames = frames
+        self.objective = objective
+        self.ambiguous = ambiguous
+        self.broken = broken
+        self.conflict = conflict
+        self.exact = exact
+    }
+
+    /// The document for a solution of `system`. Frame components are numbers; the exact
+    /// frames, when given, are computed by the caller (the model has no rational type).
+    public init(system: ConstraintSystem, solution: Solution, global: Bool, exactFrames: [[String]]? = nil) {
+        let frameValues: [[Double]] = system.frames(values: solution.values, global: global)
+        var frames: [String: [Double?]] = [:]
+        var exact: [String: [String?]] = [:]
+        for index in 1..<max(system.items.count, 1) {
+            frames[system.items[index].name] = frameValues[index - 1].map { $0 }
+            if let exactFrames { exact[system.items[index].name] = exactFrames[index - 1].map { $0 } }
+        }
+        self.init(
+            status: solution.status, frames: frames, objective: solution.objective,
+            ambiguous: solution.ambiguous.map(system.unknownName),
+            broken: solution.broken.map(system.constraintName),
+            conflict: solution.conflict.map(system.constraintName),
+            exact: exactFrames.map { _ in ExactFrames(frames: exact) })
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case status, frames, objective, ambiguous, broken, conflict, exact
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
+        try c.encode(frames, forKey: .frames)
+        try c.encode(objective, forKey: .objective)
+        try c.encode(ambiguous, forKey: .ambiguous)
+        try c.encode(broken, forKey: .broken)
+        try c.encode(conflict, forKey: .conflict)
+        try c.encodeIfPresent(exact, forKey: .exact)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import LayoutModel
+@testable import FloatSimplex
+
+/// The repository root, found from this file's path.
+let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A small fixed-seed SplitMix64, so the tests' randomness is reproducible.
+struct TestRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+    mutating func chance(_ p: Double) -> Bool { double(0...1) < p }
+}
+
+func term(_ variable: Int, _ coefficient: Double) -> LinearConstraint.Term {
+    LinearConstraint.Term(Variable(variable), coefficient)
+}
+
+/// `Σ terms + constant REL 0` at a level.
+func constraint(_ terms: [(Int, Double)], _ constant: Double, _ relation: Relation, level: Int = 0) -> LinearConstraint {
+    LinearConstraint(terms.map { term($0.0, $0.1) }, constant: constant, relation: relation, strength: Strength(level: level))
+}
+
+func isClose(_ a: Double, _ b: Double, tolerance: Double = 1e-6) -> Bool {
+    abs(a - b) <= tolerance * max(1, abs(a), abs(b))
+}
+
+extension Tableau {
+    /// Everything that defines the solver's state, in a form that compares exactly: rows as
+    /// stored, values bit for bit, the column index and lists as sets.
+    var fingerprint: String {
+        var lines: [String] = []
+        for symbol in 0..<symbolCount {
+            let row = isBasic[symbol] ? rows[symbol].terms.map { "\($0.symbol):\($0.coefficient.bitPattern)" }.joined(separator: ",") : "-"
+            let constant = isBasic[symbol] ? "\(rows[symbol].constant.bitPattern)" : "-"
+            let cost = reducedCost[symbol].entries.map { "\($0.level):\($0.value.bitPattern)" }.joined(separator: ",")
+            lines.append(
+                "\(symbol) \(kind[symbol]) \(isBasic[symbol]) r\(isBasic[symbol] ? rank[symbol] : 0) c\(constant) [\(row)] v\(value[symbol].bitPattern) u\(users[symbol].sorted()) d[\(cost)] o\(owner[symbol]) l\(costLevel[symbol])")
+        }
+        lines.append("cand \(candidates.sorted()) inf \(infeasible.sorted()) ranks \(lowRank) \(highRank) tol \(tolerance)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension CassowarySolver {
+    var fingerprint: String {
+        let live = records.enumerated().compactMap { $0.element == nil ? nil : "\($0.offset)" }.joined(separator: ",")
+        return tableau.fingerprint + "\nrecords \(records.count) live \(live) edits \(edits.count)"
+    }
+}

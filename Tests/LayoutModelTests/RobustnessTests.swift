@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import LayoutModel
+
+/// A tiny fixed-seed SplitMix64 for the test's own mutation choices.
+struct TestRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+}
+
+/// The seed corpus as (name, text).
+func seedFiles() throws -> [(String, String)] {
+    let directory = repositoryRoot + "/Corpora/seeds"
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.hasSuffix(".layout") }.sorted()
+    return try names.map { ($0, try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)) }
+}
+
+@Suite struct CorpusParsingTests {
+    @Test func everySeedParsesAndRoundTrips() throws {
+        let seeds = try seedFiles()
+        #expect(seeds.count >= 20)
+        for (name, text) in seeds {
+            let system = try LayoutParser.parse(text, file: name)
+            #expect(system.validate().isEmpty, "\(name)")
+            let printed = system.canonicalText
+            let reparsed = try LayoutParser.parse(printed, file: name + ".printed")
+            #expect(reparsed == system, "\(name)")
+            #expect(reparsed.canonicalText == printed, "\(name)")
+        }
+    }
+}
+
+@Suite struct MutationTests {
+    static let nastyLiterals = [
+        "1e999999", "-1e999999", "1e-99999", "0x1F", "1..2", "-", "nan", "inf", "-inf",
+        "99999999999999999999999999999999999", "1e", "--5", ".5", "1e+", "1e99999999999999999999",
+        "0.000000000000000000000000000000000000000000000000000000000000000000001", "1,5", "١٢", "",
+        "@", "*", "(", ")", "[", "]", "|", ":", "\"", "\\", "#", "==", "<=", ">=", "0", "-0", "1e308", "4.9e-324",
+    ]
+
+    /// Splits text into tokens and the separators between them, so mutations stay local.
+    static func pieces(_ text: String) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var inWord = false
+        for ch in text {
+            let isSpace = ch == " " || ch == "\n" || ch == "\t"
+            if isSpace == inWord && !current.isEmpty {
+                pieces.append(current)
+                current = ""
+            }
+            inWord = !isSpace
+            current.append(ch)
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces
+    }
+
+    static func mutate(_ original: [String], _ random: inout TestRandom) -> String {
+        var pieces = original
+        let rounds = 1 + random.below(3)
+        for _ in 0..<rounds where !pieces.isEmpty {
+            let i = random.below(pieces.count)
+            switch random.below(6) {
+            case 0:  // flip a byte
+                var bytes = Array(pieces[i].utf8)
+                if !bytes.isEmpty {
+                    bytes[random.below(bytes.count)] = UInt8(truncatingIfNeeded: random.next())
+                }
+                pieces[i] = String(decoding: bytes, as: UTF8.self)
+            case 1: pieces.remove(at: i)
+            case 2: pieces.insert(pieces[i], at: i)
+            case 3:
+                let j = random.below(pieces.count)
+                pieces.swapAt(i, j)
+            case 4: pieces[i] = nastyLiterals[random.below(nastyLiterals.count)]
+            default:
+                // Replace the digits inside the token by a nasty literal.
+                let piece = pieces[i]
+                if let start = piece.firstIndex(where: \.isNumber) {
+                    let end = piece[start...].firstIndex { !$0.isNumber && $0 != "." } ?? piece.endIndex
+                    pieces[i] = String(piece[..<start]) + nastyLiterals[random.below(nastyLiterals.count)] + piece[end...]
+                }
+            }
+        }
+        return pieces.joined()
+    }
+
+    /// 100,000 mutations of the seed files: each ends as a valid system that round-trips, or
+    /// as an error positioned inside the input.
+    @Test func mutatedSeedsNeverCrash() throws {
+        let seeds = try seedFiles().map { Self.pieces($0.1) }
+        try #require(!seeds.isEmpty)
+        var random = TestRandom(state: 20_261_121)
+        var accepted = 0
+        var rejected = 0
+        for iteration in 0..<100_000 {
+            let text = Self.mutate(seeds[iteration % seeds.count], &random)
+            do {
+                let system = try LayoutParser.parse(text, file: "m.layout", rules: iteration % 2 == 0 ? .runtime : .guide)
+                accepted += 1
+                let issues = system.validate(rules: iteration % 2 == 0 ? .runtime : .guide)
+                #expect(issues.isEmpty, "\(issues) in\n\(text)")
+                if iteration % 10 == 0 {
+                    let reparsed = try LayoutParser.parse(system.canonicalText, file: "p.layout")
+                    #expect(reparsed == system, "round trip failed for\n\(text)")
+                    _ = system.lowered(as: Double.self)
+                }
+            } catch {
+                rejected += 1
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                let line = error.location.line
+                #expect(error.file == "m.layout")
+                #expect(line >= 1 && line <= max(lines.count, 1), "\(error)")
+                if line >= 1 && line <= lines.count {
+                    let length = lines[line - 1].unicodeScalars.count
+                    #expect(error.location.column >= 1 && error.location.column <= length + 1, "\(error)\n\(text)")
+                }
+            }
+        }
+        // Both outcomes occur: the mutations are neither all harmless nor all fatal.
+        #expect(accepted > 1_000)
+        #expect(rejected > 10_000)
+    }
+}
