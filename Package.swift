@@ -3,7 +3,7 @@ import PackageDescription
 
 // The module graph follows the data flow:
 // LayoutModel → CGMP + ExactArithmetic → BackendContract → one module per backend
-// (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → CLI.
+// (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → Fuzzing → Runner → Reporting → CLI.
 let package = Package(
     name: "LayoutBench",
     products: [
@@ -16,10 +16,13 @@ let package = Package(
         .library(name: "FloatSimplex", targets: ["FloatSimplex"]),
         .library(name: "Generator", targets: ["Generator"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
+        .library(name: "Reporting", targets: ["Reporting"]),
+        .library(name: "Runner", targets: ["Runner"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The `.layout` format, VFL, validation, lowering to linear rows, results. No dependencies.
@@ -46,11 +49,21 @@ let package = Package(
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.
         .target(name: "Fuzzing", dependencies: ["LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]),
+        // Versioned report documents and their renderings (HTML, Markdown, terminal).
+        .target(name: "Reporting"),
+        // Parallel workers, isolation, sharding, checkpoints; bench and fuzz at scale.
+        .target(
+            name: "Runner",
+            dependencies: [
+                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
         .executableTarget(
             name: "LayoutBenchCLI",
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
-                "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing",
+                "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +85,11 @@ let package = Package(
             dependencies: ["FloatSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(
+            name: "RunnerTests",
+            dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]
+        ),
         .testTarget(
             name: "FuzzingTests",
             dependencies: ["Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic"]

@@ -244,6 +244,12 @@ struct BasisFactorization: Sendable {
         etas.append(Eta(slot: slot, pivot: alpha[slot], entries: entries))
     }
 
+    /// Records that slot `slot` now holds the negation of its column.
+    mutating func negate(slot: Int) {
+        etas.append(Eta(slot: slot, pivot: -Rational.one, entries: []))
+        etaNonzeros += 1
+    }
+
     /// Whether refactorizing would now be cheaper than carrying the updates along.
     var prefersRefactorization: Bool {
         etas.count >= 100 || etaNonzeros > 2 * baseNonzeros + size

@@ -60,6 +60,11 @@ public enum LevelProgramExport {
             }
             program.objective = program.errorTerms(level: level, lowered: lowered)
         }
+        if program.rows.isEmpty {
+            // LP readers want at least one row.
+            program.rows.append(.init(name: "empty", terms: [("zero", .one)], relation: .equal, rhs: .zero))
+            program.usesZero = true
+        }
         switch format {
         case .lp: return program.lpText(comments: comments)
         case .mps: return program.mpsText(comments: comments)
@@ -92,9 +97,18 @@ private struct ExportedProgram {
         return "v_\(system.items[unknown.item].name)_\(unknown.component.name)"
     }
 
+    /// The unknowns that occur in a row (LP readers reject bounds on unknown columns).
     var freeColumns: [String] {
-        (0..<system.variableCount).map(unknownName)
+        let used = Set(rows.flatMap { $0.terms.map(\.column) })
+        return (0..<system.variableCount).map(unknownName).filter(used.contains)
     }
+
+    /// The objective, or `0 × (some column)` for a feasibility LP (the format needs a term).
+    var objectiveTerms: [(column: String, value: Rational)] {
+        objective.isEmpty ? [(freeColumns.first ?? "zero", .zero)] : objective
+    }
+
+    var needsZero: Bool { usesZero || freeColumns.isEmpty }
 
     /// `Σ a·u (− p + n) REL −c`; a row without unknowns reads `zero REL −c`.
     mutating func addRow(_ index: Int, _ row: LinearRow<Rational>, errors: Bool) {
@@ -133,7 +147,7 @@ private struct ExportedProgram {
     func lpText(comments: [String]) -> String {
         var lines = comments.map { "\\ \($0)" }
         lines.append("Minimize")
-        lines += wrapped("obj:", objective.isEmpty ? [(freeColumns.first ?? "zero", .zero)] : objective)
+        lines += wrapped("obj:", objectiveTerms)
         lines.append("Subject To")
         for row in rows {
             let symbol: String
@@ -148,7 +162,7 @@ private struct ExportedProgram {
         }
         lines.append("Bounds")
         for column in freeColumns { lines.append(" \(column) free") }
-        if usesZero || freeColumns.isEmpty { lines.append(" zero = 0") }
+        if needsZero { lines.append(" zero = 0") }
         lines.append("End")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -190,8 +204,8 @@ private struct ExportedProgram {
         }
         // MPS lists entries column by column.
         var entries: [String: [(row: String, value: Rational)]] = [:]
-        var order: [String] = freeColumns + nonnegative + (usesZero || freeColumns.isEmpty ? ["zero"] : [])
-        for term in objective { entries[term.column, default: []].append(("obj", term.value)) }
+        var order: [String] = freeColumns + nonnegative + (needsZero ? ["zero"] : [])
+        for term in objectiveTerms { entries[term.column, default: []].append(("obj", term.value)) }
         for row in rows {
             for term in row.terms { entries[term.column, default: []].append((row.name, term.value)) }
         }
@@ -205,7 +219,7 @@ private struct ExportedProgram {
         for row in rows where !row.rhs.isZero { lines.append(" rhs \(row.name) \(row.rhs)") }
         lines.append("BOUNDS")
         for column in freeColumns { lines.append(" FR bnd \(column)") }
-        if usesZero || freeColumns.isEmpty { lines.append(" FX bnd zero 0") }
+        if needsZero { lines.append(" FX bnd zero 0") }
         lines.append("ENDATA")
         return lines.joined(separator: "\n") + "\n"
     }

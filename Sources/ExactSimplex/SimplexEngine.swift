@@ -53,25 +53,31 @@ struct SimplexEngine: Sendable {
     init(program: LinearProgram, order: [Int]) throws(SolveInterruption) {
         self.program = program
         let m = program.rowCount
-        var taken = [Bool](repeating: false, count: program.columnCount)
-        var basis = [Int](repeating: -1, count: m)
         var termsOfRow = [[Int]](repeating: [], count: m)
         for j in 0..<program.unknownCount {
             for entry in program.columns[j] { termsOfRow[entry.index].append(j) }
         }
-        for r in order {
-            var best: Int?
-            for j in termsOfRow[r] where !taken[j] {
-                if let b = best {
-                    let dj = program.unknownDegree[j], db = program.unknownDegree[b]
-                    if dj < db || (dj == db && j > b) { best = j }
-                } else {
-                    best = j
-                }
+        // Fewest rows first, then the latest declared: a chain's new view, a tree's child.
+        for r in 0..<m {
+            termsOfRow[r].sort { a, b in
+                let da = program.unknownDegree[a], db = program.unknownDegree[b]
+                return da != db ? da < db : a > b
             }
-            let column = best ?? Self.preferredAuxiliary(program, row: r)
-            taken[column] = true
-            basis[r] = column
+        }
+        var rowOf = [Int](repeating: -1, count: program.unknownCount)
+        var unknownOf = [Int](repeating: -1, count: m)
+        var visited = [Int](repeating: -1, count: program.unknownCount)
+        for (stamp, r) in order.enumerated() {
+            if let j = termsOfRow[r].first(where: { rowOf[$0] < 0 }) {
+                rowOf[j] = r
+                unknownOf[r] = j
+            } else if program.rows[r].level > 0 || program.rows[r].relation == .equal {
+                Self.augment(from: r, stamp: stamp, termsOfRow: termsOfRow, rowOf: &rowOf, unknownOf: &unknownOf, visited: &visited)
+            }
+        }
+        var basis = [Int](repeating: -1, count: m)
+        for r in 0..<m {
+            basis[r] = unknownOf[r] >= 0 ? unknownOf[r] : Self.preferredAuxiliary(program, row: r)
         }
         self.basis = basis
         self.slotOf = [Int](repeating: -1, count: program.columnCount)
@@ -79,6 +85,44 @@ struct SimplexEngine: Sendable {
         self.excluded = [Bool](repeating: false, count: program.columnCount)
         self.factorization = BasisFactorization.empty
         try refactorize()
+    }
+
+    /// Looks for an alternating path from the unmatched row `start` to an unmatched
+    /// unknown and, if there is one, flips it: every row matched before stays matched, and
+    /// `start` gains an unknown. Greedy matching alone leaves a row like a tree's
+    /// `last.trailing == parent.trailingMargin` to an artificial once its siblings took
+    /// `last.x` and `last.w`, which costs a phase-one pivot per view. Iterative, so a
+    /// path as long as a chain cannot exhaust the stack.
+    private static func augment(
+        from start: Int, stamp: Int, termsOfRow: [[Int]], rowOf: inout [Int], unknownOf: inout [Int], visited: inout [Int]
+    ) {
+        var rows = [start]
+        var next = [0]
+        while let row = rows.last, let k = next.last {
+            guard k < termsOfRow[row].count else {
+                rows.removeLast()
+                next.removeLast()
+                continue
+            }
+            next[next.count - 1] += 1
+            let j = termsOfRow[row][k]
+            if visited[j] == stamp { continue }
+            visited[j] = stamp
+            if rowOf[j] < 0 {
+                // Flip the path: each row takes the unknown it reached the next row through.
+                var unknown = j
+                for level in stride(from: rows.count - 1, through: 0, by: -1) {
+                    let r = rows[level]
+                    let previous = unknownOf[r]
+                    rowOf[unknown] = r
+                    unknownOf[r] = unknown
+                    unknown = previous
+                }
+                return
+            }
+            rows.append(rowOf[j])
+            next.append(0)
+        }
     }
 
     /// The auxiliary column a row falls back on: for an optional row the one that will be
@@ -114,23 +158,26 @@ struct SimplexEngine: Sendable {
         }
         basicValues = factorization.solve(
             (0..<m).compactMap { program.rhs[$0].isZero ? nil : SparseEntry($0, program.rhs[$0]) })
+        // An optional row whose error column came out negative takes its sibling instead:
+        // `p` and `n` are ∓ the same unit column, so the swap only negates that value (an
+        // eta of −e_s) and needs no pivot. The crash cannot know the signs beforehand.
+        for (slot, column) in basis.enumerated() where basicValues[slot].sign < 0 && column >= program.unknownCount {
+            let r = program.ownerRow[column]
+            let second = program.secondAuxiliary[r]
+            guard second >= 0 else { continue }
+            let sibling = column == second ? program.firstAuxiliary[r] : second
+            guard slotOf[sibling] < 0 else { continue }
+            slotOf[column] = -1
+            slotOf[sibling] = slot
+            basis[slot] = sibling
+            basicValues[slot] = -basicValues[slot]
+            factorization.negate(slot: slot)
+        }
         for value in basicValues { bitWidths.record(value) }
         bitWidths.record(factorization.bitWidths)
         refactorizations += 1
-        #if DEBUGCHECK
-        checkResidual("refactorize")
-        #endif
     }
 
-    #if DEBUGCHECK
-    func checkResidual(_ label: String) {
-        var residual = program.rhs
-        for (slot, column) in basis.enumerated() {
-            for e in program.columns[column] { residual[e.index].addProduct(-basicValues[slot], e.value) }
-        }
-        if residual.contains(where: { !$0.isZero }) { print("RESIDUAL at \(label): \(residual)") }
-    }
-    #endif
 
     // MARK: Reading the point
 
@@ -286,11 +333,6 @@ struct SimplexEngine: Sendable {
             bitWidths.record(factorization.bitWidths)
             try refactorize()
         }
-        #if DEBUGCHECK
-        checkResidual("pivot \(pivots)")
-        let fresh = factorization.solve((0..<program.rowCount).compactMap { program.rhs[$0].isZero ? nil : SparseEntry($0, program.rhs[$0]) })
-        if fresh != basicValues { print("DRIFT after pivot \(pivots): entering \(q) dir \(direction) slot \(slot) step \(step)\n fresh \(fresh)\n kept  \(basicValues)") }
-        #endif
     }
 
     // MARK: Feasibility

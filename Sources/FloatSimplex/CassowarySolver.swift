@@ -22,6 +22,9 @@ import LayoutModel
 public struct CassowarySolver: Sendable {
     struct Record: Sendable {
         var constraint: LinearConstraint
+        /// The constraint over symbols, markers included: `Σ terms + constant = 0` (what a
+        /// refactorisation starts from).
+        var row: Row
         var marker: Int
         var other: Int
     }
@@ -39,6 +42,8 @@ public struct CassowarySolver: Sendable {
     var denseSymbols: [Int] = []
     var sparseSymbols: [Int: Int] = [:]
     var meter: BudgetMeter?
+    /// Σ terms over the records' own rows: the size a refactorised tableau has.
+    var originalTerms = 0
 
     /// Variables numbered below this are looked up in an array, the rest in a dictionary.
     static let denseLimit = 1 << 22
@@ -97,7 +102,7 @@ public struct CassowarySolver: Sendable {
         return sparseSymbols[index]
     }
 
-    mutating func makeSymbol(for variable: Variable, created: inout [Variable]) -> Int {
+    mutating func makeSymbol(for variable: Variable) -> Int {
         if let existing = symbol(of: variable) { return existing }
         let symbol = tableau.newSymbol(.external, owner: variable.index)
         let index = variable.index
@@ -109,7 +114,6 @@ public struct CassowarySolver: Sendable {
         } else {
             sparseSymbols[index] = symbol
         }
-        created.append(variable)
         return symbol
     }
 
@@ -134,16 +138,21 @@ public struct CassowarySolver: Sendable {
         try Self.validate(constraint)
         let id = records.count
         let checkpoint = tableau.beginAttempt()
-        var created: [Variable] = []
         do {
-            let record = try insert(constraint, owner: id, created: &created)
+            let pivotsBefore = tableau.pivots
+            let record = try insert(constraint, owner: id)
             tableau.commitAttempt()
+            if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
             records.append(record)
             liveCount += 1
+            originalTerms += record.row.terms.count
             return ConstraintHandle(id: id)
         } catch {
+            // Variables first seen in the attempt are the external symbols it created.
+            for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.kind[symbol] == .external {
+                forget(Variable(tableau.owner[symbol]))
+            }
             tableau.rollBack(to: checkpoint)
-            for variable in created { forget(variable) }
             switch error {
             case .infeasible(let owners):
                 throw .unsatisfiable(conflict: owners.filter { $0 != id }.sorted().map { ConstraintHandle(id: $0) })
@@ -169,13 +178,13 @@ public struct CassowarySolver: Sendable {
         case breakdown(String)
     }
 
-    private mutating func insert(_ constraint: LinearConstraint, owner: Int, created: inout [Variable]) throws(Failure) -> Record {
+    private mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
         tableau.tolerance.include(value: constraint.constant)
         var terms: [Term] = []
         terms.reserveCapacity(constraint.terms.count + 2)
         for term in constraint.terms where term.coefficient != 0 {
             tableau.tolerance.include(coefficient: term.coefficient)
-            let symbol = makeSymbol(for: term.variable, created: &created)
+            let symbol = makeSymbol(for: term.variable)
             if let index = terms.firstIndex(where: { $0.symbol == symbol }) {
                 terms[index].coefficient += term.coefficient
             } else {
@@ -215,9 +224,8 @@ public struct CassowarySolver: Sendable {
                 if sign * residual > feasibility { subject = other }
             }
         }
-        for symbol in [marker, other] where symbol >= 0 && tableau.kind[symbol] == .error {
-            tableau.setReducedCost(symbol, LexVector(level: level, value: 1))
-        }
+        if tableau.kind[marker] == .error { tableau.setReducedCost(marker, LexVector(level: level, value: 1)) }
+        if other >= 0 { tableau.setReducedCost(other, LexVector(level: level, value: 1)) }
 
         // A fresh external variable (named by no other row) absorbs the constraint for free:
         // no other value moves, and the new markers start non-basic at their own costs.
@@ -238,7 +246,7 @@ public struct CassowarySolver: Sendable {
         }
         if !tableau.infeasible.isEmpty { try dualOptimize(pending: owner) }
         if !tableau.candidates.isEmpty { try optimize() }
-        return Record(constraint: constraint, marker: marker, other: other)
+        return Record(constraint: constraint, row: row, marker: marker, other: other)
     }
 
     /// Solves `row` (`Σ terms + constant = 0`) for `subject` and makes it basic, above every
@@ -324,6 +332,7 @@ public struct CassowarySolver: Sendable {
             try spend()
             iterations += 1
             if iterations > iterationLimit { throw .breakdown("primal simplex did not converge") }
+            refactorIfFilled()
         }
     }
 
@@ -411,6 +420,7 @@ public struct CassowarySolver: Sendable {
             try spend()
             iterations += 1
             if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
+            refactorIfFilled()
         }
     }
 
@@ -452,6 +462,7 @@ public struct CassowarySolver: Sendable {
         guard let record = records[id] else { return }
         records[id] = nil
         liveCount -= 1
+        originalTerms -= record.row.terms.count
         // Costs first: a pivot below would otherwise carry them into the objective.
         for symbol in [record.marker, record.other] where symbol >= 0 && tableau.costLevel[symbol] != 0 {
             let cost = LexVector(level: tableau.costLevel[symbol], value: 1)
@@ -495,6 +506,7 @@ public struct CassowarySolver: Sendable {
         tableau.refreshValues(of: changed)
         if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
         if !tableau.candidates.isEmpty { try optimize() }
+        refactorIfFilled(settled: true)
     }
 
     /// kiwi's choice of the row a non-basic marker enters through: the restricted row it
@@ -565,6 +577,7 @@ public struct CassowarySolver: Sendable {
         edit.target = value
         edits[variable] = edit
         records[edit.handle.id]?.constraint.constant = -value
+        records[edit.handle.id]?.row.constant = -value
         if delta == 0 { return }
         tableau.tolerance.include(value: value)
         let marker = record.marker
@@ -575,6 +588,7 @@ public struct CassowarySolver: Sendable {
         } catch {
             throw .internalFailure("suggestion: \(error)")
         }
+        refactorIfFilled(settled: true)
     }
 }
 

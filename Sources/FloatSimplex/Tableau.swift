@@ -159,6 +159,13 @@ struct Tableau: Sendable {
 
     var tolerance = Tolerance()
     var pivots = 0
+    /// Σ row lengths over basic symbols: with the records' own size, it tells how much fill-in
+    /// pivots have added since the last refactorisation.
+    var termCount = 0
+    var refactorisations = 0
+    /// `termCount` when the tableau was last known free of fill-in (after a refactorisation,
+    /// or grown by additions, which add short rows).
+    var cleanTermCount = 0
 
     var journal: [JournalEntry] = []
     var journaling = false
@@ -199,9 +206,11 @@ struct Tableau: Sendable {
             journal.append(.row(symbol: symbol, row: rows[symbol], wasBasic: isBasic[symbol], rank: rank[symbol]))
         }
         if isBasic[symbol] {
+            termCount -= rows[symbol].terms.count
             for term in rows[symbol].terms { removeUser(symbol, of: term.symbol) }
         }
         if let row {
+            termCount += row.terms.count
             for term in row.terms { users[term.symbol].append(symbol) }
             rows[symbol] = row
             isBasic[symbol] = true

@@ -15,12 +15,18 @@ public struct FindingStore: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// Writes a report unless its fingerprint is already stored; true when it was new.
+    /// Writes a report unless its fingerprint is already stored from a case of a lower
+    /// index (so that what is kept does not depend on the order cases finish in); true when
+    /// it was written.
     @discardableResult
     public func store(_ report: FuzzCampaign.Report) throws -> Bool {
         let base = directory.appendingPathComponent(report.fingerprint)
         let layout = base.appendingPathExtension("layout")
-        if FileManager.default.fileExists(atPath: layout.path) { return false }
+        if FileManager.default.fileExists(atPath: layout.path) {
+            let stored = try? JSONDecoder().decode(
+                FuzzCampaign.Report.self, from: Data(contentsOf: base.appendingPathExtension("finding.json")))
+            if let stored, stored.caseSpec.index <= report.caseSpec.index { return false }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         if let expected = report.expected {
@@ -30,6 +36,16 @@ public struct FindingStore: Sendable {
         // The repro goes last: its presence marks the set complete.
         try Self.atomicWrite(Data(Self.reproText(report).utf8), to: layout)
         return true
+    }
+
+    /// Removes the stored findings `keep` rejects (their three files).
+    public func prune(keeping keep: (FuzzCampaign.Report) -> Bool) throws {
+        for report in try reports() where !keep(report) {
+            let base = directory.appendingPathComponent(report.fingerprint)
+            for suffix in ["layout", "expected.json", "finding.json"] {
+                try? FileManager.default.removeItem(at: base.appendingPathExtension(suffix))
+            }
+        }
     }
 
     /// Every report stored in the folder.

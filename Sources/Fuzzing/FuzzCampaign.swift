@@ -24,6 +24,10 @@ public struct FuzzCampaign: Sendable {
         public var tolerance: Tolerance
         /// Reduce findings (nil: keep them whole).
         public var reducer: Reducer?
+        /// Called with a backend's name (and the oracle, when it solves a transformed system)
+        /// just before it solves, so that an isolated worker can tell its parent what was
+        /// running if it dies.
+        public var willSolve: (@Sendable (String, MetamorphicOracle?) -> Void)?
 
         public init(
             seed: UInt64, families: [Family], sizes: ClosedRange<Int> = 1...10, backends: [any LayoutBackend],
@@ -88,12 +92,23 @@ public struct FuzzCampaign: Sendable {
         return CaseSpec(index: index, family: family.name, size: size, seed: seed, oracle: oracle)
     }
 
+    /// A finding before reduction, with the oracle's transform where there is one.
+    public struct Occurrence: Sendable, Hashable, Codable {
+        public var finding: Finding
+        public var transform: String?
+
+        public init(finding: Finding, transform: String?) {
+            self.finding = finding
+            self.transform = transform
+        }
+    }
+
     /// One case's system and the findings on it, not yet reduced.
     public struct CaseFindings: Sendable {
         public var spec: CaseSpec
         public var system: ConstraintSystem
-        /// One finding per signature, with the oracle's transform where there is one.
-        public var findings: [(finding: Finding, transform: String?)]
+        /// One finding per signature.
+        public var findings: [Occurrence]
     }
 
     /// Generates and judges one case.
@@ -104,12 +119,12 @@ public struct FuzzCampaign: Sendable {
         }
         let system = generate(family: family, size: spec.size, seed: spec.seed).system
         var seen = Set<String>()
-        var findings: [(finding: Finding, transform: String?)] = []
+        var findings: [Occurrence] = []
         for (finding, transform) in judge(system, oracle: spec.oracle, seed: spec.seed) where seen.insert(finding.signature).inserted {
             var finding = finding
             finding.seed = spec.seed
             finding.family = spec.family
-            findings.append((finding, transform))
+            findings.append(Occurrence(finding: finding, transform: transform))
         }
         return CaseFindings(spec: spec, system: system, findings: findings)
     }
@@ -118,6 +133,11 @@ public struct FuzzCampaign: Sendable {
     public func run(_ index: UInt64) -> [Report] {
         let found = judge(index)
         return found.findings.map { report($0.finding, transform: $0.transform, system: found.system, spec: found.spec) }
+    }
+
+    /// The system of a case, regenerated from its spec.
+    public func system(for spec: CaseSpec) -> ConstraintSystem? {
+        configuration.families.first { $0.name == spec.family }.map { generate(family: $0, size: spec.size, seed: spec.seed).system }
     }
 
     /// Solves with every supporting backend and collects comparator and oracle findings.
@@ -140,7 +160,8 @@ public struct FuzzCampaign: Sendable {
         return findings
     }
 
-    func solve(_ backend: any LayoutBackend, _ system: ConstraintSystem) -> BackendOutcome {
+    func solve(_ backend: any LayoutBackend, _ system: ConstraintSystem, oracle: MetamorphicOracle? = nil) -> BackendOutcome {
+        configuration.willSolve?(backend.name, oracle)
         do {
             return BackendOutcome(backend: backend.name, result: .success(try backend.solve(system, budget: configuration.budget)))
         } catch {
@@ -157,7 +178,7 @@ public struct FuzzCampaign: Sendable {
         guard let transformed = oracle.apply(to: system, kept: required.subtracting(original.broken), random: &random),
               backend.supports(transformed.system).isSupported
         else { return nil }
-        let outcome = solve(backend, transformed.system)
+        let outcome = solve(backend, transformed.system, oracle: oracle)
         let detail: String
         switch outcome.result {
         case .failure(let failure):
@@ -191,15 +212,16 @@ public struct FuzzCampaign: Sendable {
     }
 
     /// Reduces a finding (unless reduction is off) and packs it with its repro and expectation.
-    public func report(_ finding: Finding, transform: String?, system: ConstraintSystem, spec: CaseSpec) -> Report {
+    /// With `reduce` false (a worker died reducing it), the whole case is the repro.
+    public func report(_ finding: Finding, transform: String?, system: ConstraintSystem, spec: CaseSpec, reduce: Bool = true) -> Report {
         var repro = system
         // Budget findings depend on time; reducing them would chase noise.
-        if let reducer = configuration.reducer, finding.kind != .budget {
+        if reduce, let reducer = configuration.reducer, finding.kind != .budget {
             repro = reducer.reduce(system) { reproduces(finding, on: $0, seed: spec.seed) }.system
         }
         let text = repro.canonicalText
         var expected: ExpectedResult?
-        if configuration.reference.supports(repro).isSupported,
+        if reduce, configuration.reference.supports(repro).isSupported,
            let result = try? configuration.reference.solve(repro, budget: configuration.budget),
            result.solution.status != .budgetExceeded {
             expected = ExpectedResult(solution: result.solution, of: repro)

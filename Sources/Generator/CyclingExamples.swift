@@ -69,7 +69,7 @@ public struct TextbookLinearProgram: Sendable, Hashable {
     /// A lower bound on the objective over the feasible set, so that an optional
     /// `z <= bound` has error `z - bound` everywhere that matters (both examples have
     /// minima above -10).
-    static let objectiveFloor = NumericLiteral(-1000)
+    static let objectiveFloor = NumericLiteral.integer(-1000)
 }
 
 extension TextbookLinearProgram {
@@ -85,8 +85,8 @@ extension TextbookLinearProgram {
     func encode(into b: inout SystemBuilder, prefix: String, rowOrder: [Int], objectivePriority: Priority) {
         var band = 0
         func pin(_ view: ItemIndex, _ b: inout SystemBuilder) {
-            b.add(view, .top, .equal, b.root, .top, plus: NumericLiteral(10 * band))
-            b.add(view, .height, .equal, NumericLiteral(8))
+            b.add(view, .top, .equal, b.root, .top, plus: NumericLiteral.integer(10 * band))
+            b.add(view, .height, .equal, NumericLiteral.integer(8))
         }
         var xs: [ItemIndex] = []
         for name in variables {

@@ -55,11 +55,11 @@ enum PathologicalFamilies {
                generate: equalHugging),
     ]
 
-    static let spacing = NumericLiteral(8)
+    static let spacing = NumericLiteral.integer(8)
 
     /// Pins a view's vertical placement in row `row` of 30-point rows.
-    static func pinRow(_ view: ItemIndex, row: Int, height: NumericLiteral = NumericLiteral(20), _ b: inout SystemBuilder) {
-        b.add(view, .top, .equal, b.root, .top, plus: NumericLiteral(30 * row))
+    static func pinRow(_ view: ItemIndex, row: Int, height: NumericLiteral = NumericLiteral.integer(20), _ b: inout SystemBuilder) {
+        b.add(view, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * row))
         b.add(view, .height, .equal, height)
     }
 
@@ -68,7 +68,7 @@ enum PathologicalFamilies {
     /// duplicate, or a combination of pinned values (trailing from the previous trailing,
     /// width from another width, centre from the leading edge).
     static func redundantRequired(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         var widths: [ItemIndex: Int] = [:]
         var previous: ItemIndex?
         for i in 0..<size {
@@ -82,7 +82,7 @@ enum PathologicalFamilies {
             } else if let previous {
                 b.add(v, .leading, .equal, previous, .trailing, plus: spacing)
             }
-            b.add(v, .width, .equal, NumericLiteral(width))
+            b.add(v, .width, .equal, NumericLiteral.integer(width))
             pinRow(v, row: i / 4, &b)
             for _ in 0..<rng.int(in: 1...2) {
                 switch rng.bounded(4) {
@@ -91,13 +91,13 @@ enum PathologicalFamilies {
                     b.system.constraints.append(b.system.constraints[own])
                 case 1:
                     if let previous {
-                        b.add(v, .trailing, .equal, previous, .trailing, plus: NumericLiteral(8 + width))
+                        b.add(v, .trailing, .equal, previous, .trailing, plus: NumericLiteral.integer(8 + width))
                     } else {
-                        b.add(v, .trailing, .equal, b.root, .leading, plus: NumericLiteral(8 + width))
+                        b.add(v, .trailing, .equal, b.root, .leading, plus: NumericLiteral.integer(8 + width))
                     }
                 case 2:
                     let other = rng.int(in: 1...v)
-                    b.add(v, .width, .equal, other, .width, plus: NumericLiteral(width - (widths[other] ?? 0)))
+                    b.add(v, .width, .equal, other, .width, plus: NumericLiteral.integer(width - (widths[other] ?? 0)))
                 default:
                     b.add(v, .centerX, .equal, v, .leading, plus: .scaled(width * 5, exponent: -1))
                 }
@@ -110,15 +110,15 @@ enum PathologicalFamilies {
     /// Groups of 3-8 views whose widths, leading edges and tops each form a cycle of
     /// required equalities, with one anchor per group on each.
     static func equalityCycles(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         var group = 0
         while b.viewCount < size {
             let k = min(size - b.viewCount, rng.int(in: 3...8))
             let views = (0..<k).map { b.addView("g\(group)_\($0)") }
-            b.add(views[0], .width, .equal, NumericLiteral(rng.int(in: 16...64)))
+            b.add(views[0], .width, .equal, NumericLiteral.integer(rng.int(in: 16...64)))
             b.add(views[0], .leading, .equal, b.root, .leadingMargin)
-            b.add(views[0], .top, .equal, b.root, .top, plus: NumericLiteral(40 * group))
-            for v in views { b.add(v, .height, .equal, NumericLiteral(30)) }
+            b.add(views[0], .top, .equal, b.root, .top, plus: NumericLiteral.integer(40 * group))
+            for v in views { b.add(v, .height, .equal, NumericLiteral.integer(30)) }
             // Width multipliers are powers of two whose exponents sum to 0 around the cycle.
             var exponentSum = 0
             var offsetSum = 0
@@ -130,7 +130,7 @@ enum PathologicalFamilies {
                 let offset = isLast ? -offsetSum : rng.int(in: -40...40)
                 offsetSum += offset
                 b.add(v, .width, .equal, next, .width, times: powerOfTwo(exponent))
-                b.add(v, .leading, .equal, next, .leading, plus: NumericLiteral(offset))
+                b.add(v, .leading, .equal, next, .leading, plus: NumericLiteral.integer(offset))
                 b.add(v, .top, .equal, next, .top)
             }
             group += 1
@@ -140,7 +140,7 @@ enum PathologicalFamilies {
 
     /// 2^e exactly as a decimal literal (0.25, 0.5, 1, 2, 4, ...).
     static func powerOfTwo(_ exponent: Int) -> NumericLiteral {
-        if exponent >= 0 { return NumericLiteral(1 << min(exponent, 62)) }
+        if exponent >= 0 { return NumericLiteral.integer(1 << min(exponent, 62)) }
         // 2^-e = 5^e / 10^e.
         var five = 1
         for _ in 0..<min(-exponent, 26) { five *= 5 }
@@ -151,16 +151,16 @@ enum PathologicalFamilies {
     /// inequalities `a <= b + c` (sometimes written `b >= a - c`) with offsets summing to
     /// 0: adding a cycle up gives 0 <= 0, so each inequality holds with equality.
     static func inequalityCycles(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         var group = 0
         while b.viewCount < size {
             let k = min(size - b.viewCount, rng.int(in: 3...8))
             let views = (0..<k).map { b.addView("g\(group)_\($0)") }
-            b.add(views[0], .width, .equal, NumericLiteral(rng.int(in: 40...120)))
+            b.add(views[0], .width, .equal, NumericLiteral.integer(rng.int(in: 40...120)))
             b.add(views[0], .leading, .equal, b.root, .leadingMargin)
             for v in views {
-                b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral(40 * group))
-                b.add(v, .height, .equal, NumericLiteral(30))
+                b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(40 * group))
+                b.add(v, .height, .equal, NumericLiteral.integer(30))
             }
             for (attribute, range) in [(Attribute.width, -10...10), (.leading, -60...60)] {
                 var sum = 0
@@ -169,9 +169,9 @@ enum PathologicalFamilies {
                     let offset = i == k - 1 ? -sum : rng.int(in: range)
                     sum += offset
                     if rng.chance(0.5) {
-                        b.add(v, attribute, .lessThanOrEqual, next, attribute, plus: NumericLiteral(offset))
+                        b.add(v, attribute, .lessThanOrEqual, next, attribute, plus: NumericLiteral.integer(offset))
                     } else {
-                        b.add(next, attribute, .greaterThanOrEqual, v, attribute, plus: NumericLiteral(-offset))
+                        b.add(next, attribute, .greaterThanOrEqual, v, attribute, plus: NumericLiteral.integer(-offset))
                     }
                 }
             }
@@ -192,23 +192,23 @@ enum PathologicalFamilies {
     /// Each view has a required reciprocal pair, within itself (width/height) or with the
     /// previous view, near (forcing 0) or exact (redundant), and an optional preferred size.
     static func reciprocalMultipliers(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         var previous: ItemIndex?
         for i in 0..<size {
             let v = b.addView("v\(i)")
-            b.add(v, .leading, .equal, b.root, .leading, plus: NumericLiteral(8 * (i % 40)))
-            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral(8 * (i / 40)))
+            b.add(v, .leading, .equal, b.root, .leading, plus: NumericLiteral.integer(8 * (i % 40)))
+            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(8 * (i / 40)))
             let (m, r) = i == 0 || rng.chance(0.7) ? nearReciprocals[i == 0 ? 0 : rng.index(below: nearReciprocals.count)]
                 : rng.element(of: exactReciprocals)
             if let previous, rng.chance(0.4) {
                 b.add(v, .width, .equal, previous, .width, times: .decimal(m))
                 b.add(previous, .width, .equal, v, .width, times: .decimal(r))
-                b.add(v, .height, .equal, NumericLiteral(rng.int(in: 20...60)))
+                b.add(v, .height, .equal, NumericLiteral.integer(rng.int(in: 20...60)))
             } else {
                 b.add(v, .width, .equal, v, .height, times: .decimal(m))
                 b.add(v, .height, .equal, v, .width, times: .decimal(r))
             }
-            b.add(v, .width, .equal, NumericLiteral(rng.element(of: [320, 768, 1024])), priority: .high)
+            b.add(v, .width, .equal, NumericLiteral.integer(rng.element(of: [320, 768, 1024])), priority: .high)
             previous = v
         }
         return b.system
@@ -217,20 +217,20 @@ enum PathologicalFamilies {
     /// Chains of up to 100 views: `height == 2 * width`, the next view's width equals
     /// this one's height (sometimes plus 0.1), the first width fixed at 1-10.
     static func aspectChain(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         var chain = 0
         while b.viewCount < size {
             let length = min(size - b.viewCount, 100)
             var previous: ItemIndex?
             for k in 0..<length {
                 let v = b.addView("a\(chain)_\(k)")
-                b.add(v, .height, .equal, v, .width, times: NumericLiteral(2))
-                b.add(v, .leading, .equal, b.root, .leading, plus: NumericLiteral(8 * chain))
+                b.add(v, .height, .equal, v, .width, times: NumericLiteral.integer(2))
+                b.add(v, .leading, .equal, b.root, .leading, plus: NumericLiteral.integer(8 * chain))
                 if let previous {
                     b.add(v, .width, .equal, previous, .height, plus: rng.chance(0.3) ? .decimal("0.1") : .zero)
                     b.add(v, .top, .equal, previous, .bottom)
                 } else {
-                    b.add(v, .width, .equal, NumericLiteral(rng.int(in: 1...10)))
+                    b.add(v, .width, .equal, NumericLiteral.integer(rng.int(in: 1...10)))
                     b.add(v, .top, .equal, b.root, .top)
                 }
                 previous = v
@@ -246,7 +246,7 @@ enum PathologicalFamilies {
     /// A chain whose widths, gaps and heights are drawn from huge, tiny and ordinary
     /// values, with sizes sometimes derived by a multiplier of 1e9 or 1e-9.
     static func extremeConstants(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         let sizes = ["1e9", "1e-9", "1000000000.000000001", "0.000000001", "123.456", "1e9", "2e-9"]
         let gaps = ["1e-9", "1e9", "8", "-1e-9"]
         var previous: ItemIndex?
@@ -276,7 +276,7 @@ enum PathologicalFamilies {
     /// `w >= W + 1e-9` with `w <= W`, or `h == H` with `h == H + 1e-9`). The first view's
     /// pair is feasible, the second's infeasible.
     static func nearConflicts(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         let epsilon = NumericLiteral.decimal("1e-9")
         var previous: ItemIndex?
         for i in 0..<size {
@@ -293,22 +293,22 @@ enum PathologicalFamilies {
             case 0:
                 b.add(v, .width, .greaterThanOrEqual, base)
                 b.add(v, .width, .lessThanOrEqual, nudged)
-                b.add(v, .height, .equal, NumericLiteral(20))
+                b.add(v, .height, .equal, NumericLiteral.integer(20))
             case 1:
                 b.add(v, .width, .greaterThanOrEqual, nudged)
                 b.add(v, .width, .lessThanOrEqual, base)
-                b.add(v, .height, .equal, NumericLiteral(20))
+                b.add(v, .height, .equal, NumericLiteral.integer(20))
             case 2:
-                b.add(v, .width, .equal, NumericLiteral(40))
+                b.add(v, .width, .equal, NumericLiteral.integer(40))
                 b.add(v, .height, .equal, base)
                 b.add(v, .height, .equal, nudged)
             default:
-                b.add(v, .width, .equal, NumericLiteral(40))
-                b.add(v, .height, .equal, NumericLiteral(20))
+                b.add(v, .width, .equal, NumericLiteral.integer(40))
+                b.add(v, .height, .equal, NumericLiteral.integer(20))
                 if let previous {
                     b.add(v, .leading, .lessThanOrEqual, previous, .trailing, plus: plus(spacing, epsilon))
                 } else {
-                    b.add(v, .width, .lessThanOrEqual, plus(NumericLiteral(40), epsilon))
+                    b.add(v, .width, .lessThanOrEqual, plus(NumericLiteral.integer(40), epsilon))
                 }
             }
             b.add(v, .top, .equal, b.root, .topMargin)
@@ -334,18 +334,18 @@ enum PathologicalFamilies {
     /// priority shared by the whole system, and a pair of contradictory optional bounds on
     /// its height at that same priority; positions are required.
     static func priorityTies(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 11)
         let level = rng.optionalPriority()
         for i in 0..<size {
             let v = b.addView("v\(i)")
             b.add(v, .leading, .equal, b.root, .leadingMargin)
-            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral(30 * i))
+            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * i))
             for _ in 0..<rng.int(in: 3...8) {
-                b.add(v, .width, .equal, NumericLiteral(rng.int(in: 10...300)), priority: level)
+                b.add(v, .width, .equal, NumericLiteral.integer(rng.int(in: 10...300)), priority: level)
             }
             let low = rng.int(in: 10...30)
-            b.add(v, .height, .greaterThanOrEqual, NumericLiteral(low + rng.int(in: 1...20)), priority: level)
-            b.add(v, .height, .lessThanOrEqual, NumericLiteral(low), priority: level)
+            b.add(v, .height, .greaterThanOrEqual, NumericLiteral.integer(low + rng.int(in: 1...20)), priority: level)
+            b.add(v, .height, .lessThanOrEqual, NumericLiteral.integer(low), priority: level)
         }
         return b.system
     }
@@ -353,23 +353,23 @@ enum PathologicalFamilies {
     /// Per view, a required width against a different one at 999 (or 999.9999999), and a
     /// required lower bound on the height against an upper bound at 999 below it.
     static func almostRequired(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         for i in 0..<size {
             let v = b.addView("v\(i)")
-            b.add(v, .leading, .equal, b.root, .leadingMargin, plus: NumericLiteral(i % 8))
-            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral(30 * i))
-            let almost = rng.chance(0.25) ? Priority(.decimal("999.9999999")) : Priority(999)
+            b.add(v, .leading, .equal, b.root, .leadingMargin, plus: NumericLiteral.integer(i % 8))
+            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * i))
+            let almost = rng.chance(0.25) ? Priority(.decimal("999.9999999")) : Priority.integer(999)
             let width = rng.int(in: 20...300)
             if rng.chance(0.5) {
-                b.add(v, .width, .equal, NumericLiteral(width))
-                b.add(v, .width, .equal, NumericLiteral(width + rng.int(in: 1...50)), priority: almost)
+                b.add(v, .width, .equal, NumericLiteral.integer(width))
+                b.add(v, .width, .equal, NumericLiteral.integer(width + rng.int(in: 1...50)), priority: almost)
             } else {
-                b.add(v, .width, .equal, NumericLiteral(width + rng.int(in: 1...50)), priority: almost)
-                b.add(v, .width, .equal, NumericLiteral(width))
+                b.add(v, .width, .equal, NumericLiteral.integer(width + rng.int(in: 1...50)), priority: almost)
+                b.add(v, .width, .equal, NumericLiteral.integer(width))
             }
             let height = rng.int(in: 20...60)
-            b.add(v, .height, .greaterThanOrEqual, NumericLiteral(height))
-            b.add(v, .height, .lessThanOrEqual, NumericLiteral(height - rng.int(in: 1...10)), priority: Priority(999))
+            b.add(v, .height, .greaterThanOrEqual, NumericLiteral.integer(height))
+            b.add(v, .height, .lessThanOrEqual, NumericLiteral.integer(height - rng.int(in: 1...10)), priority: Priority.integer(999))
         }
         return b.system
     }
@@ -377,23 +377,24 @@ enum PathologicalFamilies {
     /// The weak and strong levels: the strong one is one point above the weak one.
     static let crowdLevels: [(weak: Int, strong: Int)] = [(250, 251), (50, 51), (749, 750), (1, 2)]
 
-    /// Per view, one width target at a level just above a crowd of 2-40 width targets near
+    /// Per view, one width target at a level just above a crowd of 2-8 (sometimes 64) width targets near
     /// another value. Weighted by priority the crowd outweighs the single constraint;
     /// lexicographically the single constraint wins outright.
     static func weakCrowd(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 12)
         for i in 0..<size {
             let v = b.addView("v\(i)")
             b.add(v, .leading, .equal, b.root, .leadingMargin)
-            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral(30 * i))
-            b.add(v, .height, .equal, NumericLiteral(20))
+            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * i))
+            b.add(v, .height, .equal, NumericLiteral.integer(20))
             let levels = rng.element(of: crowdLevels)
             let target = rng.int(in: 150...300)
-            b.add(v, .width, .equal, NumericLiteral(target), priority: Priority(levels.strong))
+            b.add(v, .width, .equal, NumericLiteral.integer(target), priority: Priority.integer(levels.strong))
             let crowdTarget = rng.int(in: 20...100)
-            let crowd = rng.int(in: 2...40)
+            // Usually a handful; now and then a real crowd.
+            let crowd = rng.chance(0.02) ? 64 : rng.int(in: 2...8)
             for _ in 0..<crowd {
-                b.add(v, .width, .equal, NumericLiteral(crowdTarget + rng.int(in: 0...4)), priority: Priority(levels.weak))
+                b.add(v, .width, .equal, NumericLiteral.integer(crowdTarget + rng.int(in: 0...4)), priority: Priority.integer(levels.weak))
             }
         }
         return b.system
@@ -404,17 +405,17 @@ enum PathologicalFamilies {
     /// constraints are required equalities and consistent; the first view always misses
     /// its width.
     static func ambiguous(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         var i = 0
         while b.viewCount < size {
             let v = b.addView("v\(i)")
             let missing = i == 0 ? 0 : rng.int(in: 0...4)
             b.add(v, .leading, .equal, b.root, .leadingMargin)
-            if missing != 2 { b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral(30 * i)) }
-            if missing != 1 { b.add(v, .height, .equal, NumericLiteral(20)) }
+            if missing != 2 { b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * i)) }
+            if missing != 1 { b.add(v, .height, .equal, NumericLiteral.integer(20)) }
             switch missing {
             case 0, 1, 2:
-                if missing != 0 { b.add(v, .width, .equal, NumericLiteral(rng.int(in: 20...200))) }
+                if missing != 0 { b.add(v, .width, .equal, NumericLiteral.integer(rng.int(in: 20...200))) }
             case 3:
                 // Fills the width between the margins with a partner; their split is free.
                 if b.viewCount < size {
@@ -438,17 +439,17 @@ enum PathologicalFamilies {
     /// `v0.width == W`, `v0.width == 2 * v1.width`, `v1.width == W/2 + d` (broken), then a
     /// determined row layout of every view.
     static func conflictEarly(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         let width = 2 * rng.int(in: 20...100)
         let first = b.addView("v0")
         if size == 1 {
-            b.add(first, .width, .equal, NumericLiteral(width))
-            b.add(first, .width, .equal, NumericLiteral(width + rng.int(in: 1...8)))
+            b.add(first, .width, .equal, NumericLiteral.integer(width))
+            b.add(first, .width, .equal, NumericLiteral.integer(width + rng.int(in: 1...8)))
         } else {
             let second = b.addView("v1")
-            b.add(first, .width, .equal, NumericLiteral(width))
-            b.add(first, .width, .equal, second, .width, times: NumericLiteral(2))
-            b.add(second, .width, .equal, rng.chance(0.5) ? NumericLiteral(width / 2 + 1) : plus(NumericLiteral(width / 2), .decimal("0.5")))
+            b.add(first, .width, .equal, NumericLiteral.integer(width))
+            b.add(first, .width, .equal, second, .width, times: NumericLiteral.integer(2))
+            b.add(second, .width, .equal, rng.chance(0.5) ? NumericLiteral.integer(width / 2 + 1) : plus(NumericLiteral.integer(width / 2), .decimal("0.5")))
         }
         rowLayout(views: Array(1...size), skipWidths: [1, 2], &b, &rng)
         return b.system
@@ -464,7 +465,7 @@ enum PathologicalFamilies {
             } else {
                 b.add(v, .leading, .equal, views[k - 1], .trailing, plus: spacing)
             }
-            if !skipWidths.contains(v) { b.add(v, .width, .equal, NumericLiteral(rng.int(in: 20...80))) }
+            if !skipWidths.contains(v) { b.add(v, .width, .equal, NumericLiteral.integer(rng.int(in: 20...80))) }
             pinRow(v, row: k / 4, &b)
         }
     }
@@ -473,7 +474,7 @@ enum PathologicalFamilies {
     /// end by `superview.trailingMargin == last.trailing`, which the chain's length misses.
     static func conflictLate(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root)
+        var b = SystemBuilder(root: root, expectedViews: size)
         var previous: ItemIndex?
         var end = 8
         for i in 0..<size {
@@ -486,10 +487,10 @@ enum PathologicalFamilies {
             } else {
                 b.add(v, .leading, .equal, b.root, .leadingMargin)
             }
-            b.add(v, .width, .equal, NumericLiteral(width))
+            b.add(v, .width, .equal, NumericLiteral.integer(width))
             end += width
             b.add(v, .top, .equal, b.root, .topMargin)
-            b.add(v, .height, .equal, NumericLiteral(20))
+            b.add(v, .height, .equal, NumericLiteral.integer(20))
             previous = v
         }
         if let last = previous {
@@ -502,7 +503,7 @@ enum PathologicalFamilies {
     /// edge, widths and heights decimal, tops aligned; the chain would like to end within
     /// the root (priority 750), which long chains cannot.
     static func longChain(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         let widths = ["0.7", "1.3", "2.1", "0.3"]
         let gaps = ["0.1", "0.2", "0.1", "1"]
         var previous: ItemIndex?
@@ -531,7 +532,7 @@ enum PathologicalFamilies {
     /// keeps the textbook row order, which is what the known cycles need; later copies
     /// shuffle their rows. The objective priority is drawn once.
     static func simplexCycling(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         let examples = TextbookLinearProgram.cyclingExamples
         let perCopy = examples.reduce(0) { $0 + $1.encodedViewCount }
         let copies = max(1, (size + perCopy / 2) / perCopy)
@@ -552,20 +553,20 @@ enum PathologicalFamilies {
     /// that leave space over or fall short.
     static func equalHugging(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root)
+        var b = SystemBuilder(root: root, expectedViews: size)
         var row = 0
         var above: ItemIndex?
         while b.viewCount < size {
             let count = min(size - b.viewCount, rng.int(in: 2...3))
-            let hugging = rng.chance(0.5) ? Priority.low : Priority(251)
-            let resistance = rng.chance(0.5) ? Priority.high : Priority(751)
+            let hugging = rng.chance(0.5) ? Priority.low : Priority.integer(251)
+            let resistance = rng.chance(0.5) ? Priority.high : Priority.integer(751)
             // Intrinsic widths are share ± 5: all below the even split (slack) or all above.
             let split = (root.width - 16 - 8 * (count - 1)) / count
             let share = rng.chance(0.5) ? rng.int(in: 10...max(10, split - 6)) : rng.int(in: split + 6...2 * split + 6)
             var labels: [ItemIndex] = []
             for k in 0..<count {
                 let label = b.addView(
-                    "label\(row)_\(k)", intrinsicWidth: NumericLiteral(share + rng.int(in: -5...5)), intrinsicHeight: NumericLiteral(21),
+                    "label\(row)_\(k)", intrinsicWidth: NumericLiteral.integer(share + rng.int(in: -5...5)), intrinsicHeight: NumericLiteral.integer(21),
                     hugging: AxisPair(horizontal: hugging, vertical: .low),
                     resistance: AxisPair(horizontal: resistance, vertical: .high))
                 if let previous = labels.last {

@@ -41,7 +41,7 @@ enum RandomFamilies {
         switch rng.bounded(20) {
         case 0..<17: return .one
         case 17: return .decimal("0.5")
-        case 18: return NumericLiteral(2)
+        case 18: return NumericLiteral.integer(2)
         default:
             let magnitude = rng.int(in: 1...3000)
             return .scaled(rng.chance(0.8) ? magnitude : -magnitude, exponent: -3)
@@ -52,7 +52,8 @@ enum RandomFamilies {
     /// about ln n deep), sometimes an intrinsic size, baselines or margins, and 1-4
     /// constraints that relate it to its parent, an earlier item, itself or a constant.
     static func random(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: rng.chance(0.2) ? .rightToLeft : .leftToRight)
+        let direction: LayoutDirection = rng.chance(0.2) ? .rightToLeft : .leftToRight
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         for index in 1...size {
             let parent = rng.index(below: index)
             var intrinsicWidth: NumericLiteral?
@@ -127,7 +128,7 @@ enum RandomFamilies {
     /// one (`a.width REL c`), two (`a.width REL m × b.width + c`,
     /// `a.left REL m × b.left + c`) or three (`a.left REL m × b.right + c`).
     static func cassowaryBenchmark(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng))
+        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
         for index in 1...size {
             b.addView("w\(index)")
         }

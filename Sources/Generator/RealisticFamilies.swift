@@ -60,17 +60,17 @@ enum RealisticFamilies {
              build: equalSpacing),
     ]
 
-    static let margin = NumericLiteral(8)
+    static let margin = NumericLiteral.integer(8)
 
     /// Rows of tiles: first pinned to the leading margin, last to the trailing margin,
     /// spacing 8, equal widths and heights, rows 8 apart.
     static func equalWidths(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previousRow: ItemIndex?
         var row = 0
         while b.viewCount < size {
             let count = min(size - b.viewCount, rng.int(in: 2...4))
-            let height = NumericLiteral(rng.element(of: [32, 44, 44, 50, 64, 88]))
+            let height = NumericLiteral.integer(rng.element(of: [32, 44, 44, 50, 64, 88]))
             var tiles: [ItemIndex] = []
             for column in 0..<count {
                 tiles.append(b.addView("tile\(row)_\(column)"))
@@ -100,34 +100,34 @@ enum RealisticFamilies {
     /// label with an intrinsic size centred in each, kept within the card's margins, the
     /// card 12 taller than the label.
     static func centered(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previous: ItemIndex?
         var index = 0
         while b.viewCount < size {
             let card = b.addView("card\(index)")
             let fraction = rng.element(of: ["0.5", "0.75", "0.8", "0.9", "1"])
             b.add(card, .centerX, .equal, b.root, .centerX)
-            b.add(card, .width, .equal, b.root, .width, times: .decimal(fraction), plus: NumericLiteral(fraction == "1" ? -32 : 0))
+            b.add(card, .width, .equal, b.root, .width, times: .decimal(fraction), plus: NumericLiteral.integer(fraction == "1" ? -32 : 0))
             if let previous {
-                b.add(card, .top, .equal, previous, .bottom, plus: NumericLiteral(16))
+                b.add(card, .top, .equal, previous, .bottom, plus: NumericLiteral.integer(16))
             } else {
                 b.add(card, .top, .equal, b.root, .topMargin)
             }
             previous = card
             index += 1
             guard b.viewCount < size else {
-                b.add(card, .height, .equal, NumericLiteral(44))
+                b.add(card, .height, .equal, NumericLiteral.integer(44))
                 break
             }
             let label = b.addView(
                 "title\(index - 1)", in: card,
-                intrinsicWidth: NumericLiteral(rng.int(in: 40...400)),
-                intrinsicHeight: NumericLiteral(rng.element(of: [17, 21, 21, 24, 42])))
+                intrinsicWidth: NumericLiteral.integer(rng.int(in: 40...400)),
+                intrinsicHeight: NumericLiteral.integer(rng.element(of: [17, 21, 21, 24, 42])))
             b.add(label, .centerX, .equal, card, .centerX)
             b.add(label, .centerY, .equal, card, .centerY)
             b.add(label, .leading, .greaterThanOrEqual, card, .leadingMargin)
             b.add(card, .trailingMargin, .greaterThanOrEqual, label, .trailing)
-            b.add(card, .height, .equal, label, .height, plus: NumericLiteral(12))
+            b.add(card, .height, .equal, label, .height, plus: NumericLiteral.integer(12))
         }
         return b.system
     }
@@ -136,7 +136,7 @@ enum RealisticFamilies {
     /// and one vertical line stacking the fields. Labels hug at 251 (Interface Builder's
     /// default for labels); fields have an intrinsic height only, like text fields.
     static func form(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         let rows = (size + 1) / 2
         // The view of each row that the vertical line stacks: the field, or the label of a
         // last row that has room for a label only.
@@ -145,8 +145,8 @@ enum RealisticFamilies {
         for row in 0..<rows {
             let label = b.addView(
                 "label\(row)",
-                intrinsicWidth: NumericLiteral(rng.int(in: 36...140)), intrinsicHeight: NumericLiteral(21),
-                hugging: AxisPair(horizontal: Priority(251), vertical: Priority(251)))
+                intrinsicWidth: NumericLiteral.integer(rng.int(in: 36...140)), intrinsicHeight: NumericLiteral.integer(21),
+                hugging: AxisPair(horizontal: Priority.integer(251), vertical: Priority.integer(251)))
             let sameWidth = firstLabel.map { [VisualFormatLine.Predicate(.equal, .view($0))] } ?? []
             firstLabel = firstLabel ?? label
             var parts: [VisualFormatLine.Part] = [.edge, .space(.standard), .view(label, sameWidth)]
@@ -155,9 +155,9 @@ enum RealisticFamilies {
                 stacked.append(label)
                 break
             }
-            let field = b.addView("field\(row)", intrinsicHeight: NumericLiteral(34))
+            let field = b.addView("field\(row)", intrinsicHeight: NumericLiteral.integer(34))
             let minimum = VisualFormatLine.Predicate(
-                .greaterThanOrEqual, .constant(NumericLiteral(rng.element(of: [80, 120, 160]))))
+                .greaterThanOrEqual, .constant(NumericLiteral.integer(rng.element(of: [80, 120, 160]))))
             parts += [.space(.standard), .view(field, [minimum]), .space(.standard), .edge]
             b.append(VisualFormatLine(axis: .horizontal, parts: parts, alignment: [.centerY]).constraints(in: b.system))
             stacked.append(field)
@@ -174,7 +174,7 @@ enum RealisticFamilies {
     /// (one to four lines tall) pinned to the cell's margins. No constraint names a cell's
     /// height: it follows the labels.
     static func tableCells(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previous: ItemIndex?
         var index = 0
         while b.viewCount < size {
@@ -192,12 +192,12 @@ enum RealisticFamilies {
                 let lines = rng.int(in: 1...4)
                 let label = b.addView(
                     "text\(index)_\(line)", in: cell,
-                    intrinsicWidth: NumericLiteral(rng.int(in: 60...600)),
+                    intrinsicWidth: NumericLiteral.integer(rng.int(in: 60...600)),
                     intrinsicHeight: .scaled(lines * (line == 0 ? 205 : 170), exponent: -1))
                 b.add(label, .leading, .equal, cell, .leadingMargin)
                 b.add(cell, .trailingMargin, .greaterThanOrEqual, label, .trailing)
                 if let above {
-                    b.add(label, .top, .equal, above, .bottom, plus: NumericLiteral(4))
+                    b.add(label, .top, .equal, above, .bottom, plus: NumericLiteral.integer(4))
                 } else {
                     b.add(label, .top, .equal, cell, .topMargin)
                 }
@@ -206,7 +206,7 @@ enum RealisticFamilies {
             if let last = above {
                 b.add(cell, .bottomMargin, .equal, last, .bottom)
             } else {
-                b.add(cell, .height, .equal, NumericLiteral(44))
+                b.add(cell, .height, .equal, NumericLiteral.integer(44))
             }
             previous = cell
             index += 1
@@ -217,7 +217,7 @@ enum RealisticFamilies {
     /// Towers of nested views, each inset 2-4 points from its parent (or pinned to its
     /// margins), at most 24 deep; towers two across, 300 tall, stacked 8 apart.
     static func nested(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         let maxDepth = 24
         var towers: [ItemIndex] = []
         while b.viewCount < size {
@@ -236,7 +236,7 @@ enum RealisticFamilies {
             } else if t == 0 {
                 b.add(tower, .top, .equal, b.root, .topMargin)
             }
-            b.add(tower, .height, .equal, NumericLiteral(300))
+            b.add(tower, .height, .equal, NumericLiteral.integer(300))
             towers.append(tower)
             let depth = min(size - b.viewCount, rng.int(in: maxDepth / 2...maxDepth) - 1)
             var parent = tower
@@ -248,7 +248,7 @@ enum RealisticFamilies {
                     b.add(child, .top, .equal, parent, .topMargin)
                     b.add(parent, .bottomMargin, .equal, child, .bottom)
                 } else {
-                    let inset = NumericLiteral(rng.int(in: 2...4))
+                    let inset = NumericLiteral.integer(rng.int(in: 2...4))
                     b.add(child, .leading, .equal, parent, .leading, plus: inset)
                     b.add(parent, .trailing, .equal, child, .trailing, plus: inset)
                     b.add(child, .top, .equal, parent, .top, plus: inset)
@@ -261,7 +261,7 @@ enum RealisticFamilies {
         if towers.count % 2 == 1 && towers.count > 1 {
             b.add(towers[towers.count - 1], .width, .equal, towers[0], .width)
         } else if towers.count == 1 {
-            b.add(towers[0], .width, .equal, b.root, .width, times: .decimal("0.5"), plus: NumericLiteral(-12))
+            b.add(towers[0], .width, .equal, b.root, .width, times: .decimal("0.5"), plus: NumericLiteral.integer(-12))
         }
         return b.system
     }
@@ -269,7 +269,7 @@ enum RealisticFamilies {
     /// A grid of square cells, 2-6 columns (3-10 in landscape), equal widths, spacing 8.
     static func grid(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root, direction: direction)
+        var b = SystemBuilder(root: root, direction: direction, expectedViews: size)
         let columns = min(size, root.width > root.height ? rng.int(in: 3...10) : rng.int(in: 2...6))
         var cells: [ItemIndex] = []
         for i in 0..<size {
@@ -302,13 +302,13 @@ enum RealisticFamilies {
     /// One chain of chips with intrinsic sizes, 8 apart, tops aligned; the last chip would
     /// like to end at the trailing margin (priority 250 or 750).
     static func longRow(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previous: ItemIndex?
         for i in 0..<size {
             let chip = b.addView(
-                "chip\(i)", intrinsicWidth: NumericLiteral(rng.int(in: 32...160)),
-                intrinsicHeight: NumericLiteral(32),
-                resistance: AxisPair(horizontal: rng.chance(0.2) ? Priority(500) : .high, vertical: .high))
+                "chip\(i)", intrinsicWidth: NumericLiteral.integer(rng.int(in: 32...160)),
+                intrinsicHeight: NumericLiteral.integer(32),
+                resistance: AxisPair(horizontal: rng.chance(0.2) ? Priority.integer(500) : .high, vertical: .high))
             if let previous {
                 b.add(chip, .leading, .equal, previous, .trailing, plus: margin)
                 b.add(chip, .top, .equal, previous, .top)
@@ -327,7 +327,7 @@ enum RealisticFamilies {
 
     /// Full-width images with an aspect ratio, each followed by a caption label.
     static func aspectImages(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         // height = ratio × width: 16:9, 4:3, 1:1, 2:3 (portrait photo), 3:2.
         let ratios = ["0.5625", "0.75", "1", "1.5", "0.6666666667"]
         var previous: ItemIndex?
@@ -338,18 +338,18 @@ enum RealisticFamilies {
             b.add(b.root, .trailingMargin, .equal, image, .trailing)
             b.add(image, .height, .equal, image, .width, times: .decimal(rng.element(of: ratios)))
             if let previous {
-                b.add(image, .top, .equal, previous, .bottom, plus: NumericLiteral(12))
+                b.add(image, .top, .equal, previous, .bottom, plus: NumericLiteral.integer(12))
             } else {
                 b.add(image, .top, .equal, b.root, .topMargin)
             }
             previous = image
             if b.viewCount < size {
                 let caption = b.addView(
-                    "caption\(index)", intrinsicWidth: NumericLiteral(rng.int(in: 40...500)),
-                    intrinsicHeight: NumericLiteral(rng.element(of: [17, 34, 51])))
+                    "caption\(index)", intrinsicWidth: NumericLiteral.integer(rng.int(in: 40...500)),
+                    intrinsicHeight: NumericLiteral.integer(rng.element(of: [17, 34, 51])))
                 b.add(caption, .leading, .equal, image, .leading)
                 b.add(image, .trailing, .greaterThanOrEqual, caption, .trailing)
-                b.add(caption, .top, .equal, image, .bottom, plus: NumericLiteral(4))
+                b.add(caption, .top, .equal, image, .bottom, plus: NumericLiteral.integer(4))
                 previous = caption
             }
             index += 1
@@ -362,22 +362,22 @@ enum RealisticFamilies {
     /// row has room to spare or too little, one label clearly gives way.
     static func huggingContest(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root, direction: direction)
+        var b = SystemBuilder(root: root, direction: direction, expectedViews: size)
         var previous: ItemIndex?
         var row = 0
         while b.viewCount < size {
             let strongFirst = rng.chance(0.5)
-            let (hugA, hugB) = strongFirst ? (Priority(251), Priority.low) : (Priority.low, Priority(251))
-            let (resA, resB) = rng.chance(0.5) ? (Priority(751), Priority.high) : (Priority.high, Priority(751))
+            let (hugA, hugB) = strongFirst ? (Priority.integer(251), Priority.low) : (Priority.low, Priority.integer(251))
+            let (resA, resB) = rng.chance(0.5) ? (Priority.integer(751), Priority.high) : (Priority.high, Priority.integer(751))
             // Sometimes too wide for the row (a compression contest), sometimes not (hugging).
             let available = root.width - 2 * 8 - 8
             let total = rng.chance(0.5) ? rng.int(in: available + 1...available * 2) : rng.int(in: available / 3...available - 1)
             let wa = rng.int(in: max(1, total / 5)...max(1, total * 4 / 5))
             let wb = max(1, total - wa)
             let a = b.addView(
-                "name\(row)", intrinsicWidth: NumericLiteral(wa), intrinsicHeight: NumericLiteral(21),
+                "name\(row)", intrinsicWidth: NumericLiteral.integer(wa), intrinsicHeight: NumericLiteral.integer(21),
                 hugging: AxisPair(horizontal: hugA, vertical: .low), resistance: AxisPair(horizontal: resA, vertical: .high),
-                baselines: Baselines(first: NumericLiteral(17), last: NumericLiteral(4)))
+                baselines: Baselines(first: NumericLiteral.integer(17), last: NumericLiteral.integer(4)))
             b.add(a, .leading, .equal, b.root, .leadingMargin)
             if let previous {
                 b.add(a, .top, .equal, previous, .bottom, plus: margin)
@@ -387,7 +387,7 @@ enum RealisticFamilies {
             previous = a
             if b.viewCount < size {
                 let other = b.addView(
-                    "value\(row)", intrinsicWidth: NumericLiteral(wb), intrinsicHeight: .scaled(205, exponent: -1),
+                    "value\(row)", intrinsicWidth: NumericLiteral.integer(wb), intrinsicHeight: .scaled(205, exponent: -1),
                     hugging: AxisPair(horizontal: hugB, vertical: .low), resistance: AxisPair(horizontal: resB, vertical: .high),
                     baselines: Baselines(first: .scaled(165, exponent: -1), last: .scaled(4, exponent: 0)))
                 b.add(other, .leading, .equal, a, .trailing, plus: margin)
@@ -404,20 +404,20 @@ enum RealisticFamilies {
     /// Rows of 1-4 buttons spread evenly: spacer views at both ends and between the
     /// buttons, all spacers of one width, everything centred on the first button.
     static func equalSpacing(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction)
+        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previousRow: ItemIndex?
         var row = 0
         while b.viewCount < size {
             // 2k + 1 views: k buttons and k + 1 spacers.
             let buttons = max(1, min(rng.int(in: 1...4), (size - b.viewCount - 1) / 2))
-            let height = NumericLiteral(rng.element(of: [30, 44]))
+            let height = NumericLiteral.integer(rng.element(of: [30, 44]))
             var spacers: [ItemIndex] = []
             var edge: (ItemIndex, Attribute) = (b.root, .leading)
             var firstButton: ItemIndex?
             for k in 0...buttons {
                 let spacer = b.addView("gap\(row)_\(k)")
                 b.add(spacer, .leading, .equal, edge.0, edge.1)
-                b.add(spacer, .height, .equal, NumericLiteral(1))
+                b.add(spacer, .height, .equal, NumericLiteral.integer(1))
                 if let s0 = spacers.first {
                     b.add(spacer, .width, .equal, s0, .width)
                 }
@@ -428,12 +428,12 @@ enum RealisticFamilies {
                 edge = (spacer, .trailing)
                 guard k < buttons else { break }
                 let button = b.addView(
-                    "button\(row)_\(k)", intrinsicWidth: NumericLiteral(rng.int(in: 44...120)), intrinsicHeight: height)
+                    "button\(row)_\(k)", intrinsicWidth: NumericLiteral.integer(rng.int(in: 44...120)), intrinsicHeight: height)
                 b.add(button, .leading, .equal, spacer, .trailing)
                 if let firstButton {
                     b.add(button, .centerY, .equal, firstButton, .centerY)
                 } else if let previousRow {
-                    b.add(button, .top, .equal, previousRow, .bottom, plus: NumericLiteral(16))
+                    b.add(button, .top, .equal, previousRow, .bottom, plus: NumericLiteral.integer(16))
                 } else {
                     b.add(button, .top, .equal, b.root, .topMargin)
                 }

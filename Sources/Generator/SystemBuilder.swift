@@ -12,8 +12,14 @@ struct SystemBuilder {
             direction: direction, rootName: "superview", frame: [.zero, .zero, width, height])
     }
 
-    init(root: RootSize, direction: LayoutDirection = .leftToRight) {
-        self.init(width: NumericLiteral(root.width), height: NumericLiteral(root.height), direction: direction)
+    /// A builder for about `expectedViews` views with about `constraintsPerView`
+    /// constraints each. Capacity is reserved up front: a 100,000-view system holds
+    /// 150-350 MB of constraints (344 bytes each), and growing the arrays by doubling would
+    /// copy that and fault in twice the pages.
+    init(root: RootSize, direction: LayoutDirection = .leftToRight, expectedViews: Int = 0, constraintsPerView: Int = 7) {
+        self.init(width: NumericLiteral.integer(root.width), height: NumericLiteral.integer(root.height), direction: direction)
+        system.items.reserveCapacity(expectedViews + 1)
+        system.constraints.reserveCapacity(constraintsPerView * expectedViews)
     }
 
     /// The root's index.
@@ -84,7 +90,16 @@ struct RootSize: Sendable, Hashable {
     }
 }
 
+/// Integer literals 0...4096, built once: making a literal formats and re-parses its
+/// digits, which was a third of the time to generate a 100,000-view system.
+private let smallIntegerLiterals: [NumericLiteral] = (0...4096).map { NumericLiteral($0) }
+
 extension NumericLiteral {
+    /// The integer `value` as a literal, from a table for small non-negative values.
+    static func integer(_ value: Int) -> NumericLiteral {
+        value >= 0 && value < smallIntegerLiterals.count ? smallIntegerLiterals[value] : NumericLiteral(value)
+    }
+
     /// A literal from text the generator itself writes (always a valid decimal).
     static func decimal(_ text: String) -> NumericLiteral {
         NumericLiteral(parsing: text) ?? .zero
@@ -96,9 +111,14 @@ extension NumericLiteral {
     }
 }
 
+extension Priority {
+    /// An integral priority, its literal from the table of small integers.
+    static func integer(_ value: Int) -> Priority { Priority(NumericLiteral.integer(value)) }
+}
+
 /// Apple's usual priorities other than 1000: UILayoutPriority's named levels and the
 /// values Interface Builder writes (999 "almost required", 251 for labels' hugging).
-let applePriorities: [Priority] = [Priority(999), .high, Priority(251), .low, .fitting]
+let applePriorities: [Priority] = [Priority.integer(999), .high, Priority.integer(251), .low, .fitting]
 
 extension SeededGenerator {
     /// A constant as apps write them: integral 60% of the time, a half 20%, and a decimal
@@ -106,7 +126,7 @@ extension SeededGenerator {
     mutating func layoutConstant(in range: ClosedRange<Int>) -> NumericLiteral {
         let whole = int(in: range)
         switch bounded(10) {
-        case 0..<6: return NumericLiteral(whole)
+        case 0..<6: return NumericLiteral.integer(whole)
         case 6..<8: return .scaled(whole * 10 + (whole < 0 ? -5 : 5), exponent: -1)
         default:
             let digits = int(in: 1...3)
@@ -124,7 +144,7 @@ extension SeededGenerator {
         case 0..<10: return .required
         case 10..<17: return element(of: applePriorities)
         default:
-            if chance(0.5) { return Priority(int(in: 1...999)) }
+            if chance(0.5) { return Priority.integer(int(in: 1...999)) }
             return Priority(.scaled(int(in: 1...9999), exponent: -1))
         }
     }
@@ -132,6 +152,6 @@ extension SeededGenerator {
     /// An optional priority (never 1000), Apple's levels 70% of the time.
     mutating func optionalPriority() -> Priority {
         if chance(0.7) { return element(of: applePriorities) }
-        return Priority(int(in: 1...999))
+        return Priority.integer(int(in: 1...999))
     }
 }

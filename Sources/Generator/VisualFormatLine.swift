@@ -154,7 +154,7 @@ public struct VisualFormatLine: Sendable, Hashable {
             var touchesEdge = false
             if case .edge = prev { touchesEdge = true }
             if case .edge = next { touchesEdge = true }
-            return [(.equal, NumericLiteral(touchesEdge ? 20 : 8), .required)]
+            return [(.equal, NumericLiteral.integer(touchesEdge ? 20 : 8), .required)]
         case .predicates(let ps):
             return ps.map { p in
                 if case .constant(let n) = p.target { return (p.relation, n, p.priority) }

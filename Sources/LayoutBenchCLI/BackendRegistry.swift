@@ -2,19 +2,30 @@ import BackendContract
 import ExactSimplex
 import Foundation
 import GaussianBackend
+import Runner
 
 /// The backends `--backend` can name.
 enum BackendRegistry {
-    static let all: [any LayoutBackend] = [
-        ExactSimplexBackend(),
-        GaussianEliminationBackend(),
-    ]
+    static let all: [any LayoutBackend] = {
+        var backends: [any LayoutBackend] = [
+            ExactSimplexBackend(),
+            GaussianEliminationBackend(),
+        ]
+        // Deliberately broken backends for the runner's own tests (crash isolation, hangs).
+        if ProcessInfo.processInfo.environment["LAYOUTBENCH_TEST_BACKENDS"] == "1" {
+            backends += TestOnlyBackends.all
+        }
+        return backends
+    }()
 
     /// The backend `solve` uses when none is named: the exact reference, which supports every system.
     static let defaultName = "exact"
 
     /// The exact backend that judges the others.
     static let referenceName = "exact"
+
+    /// The registry as the runner sees it.
+    static var catalog: BackendCatalog { BackendCatalog(backends: all, referenceName: referenceName) }
 
     static func backend(named name: String) -> (any LayoutBackend)? {
         all.first { $0.name == name }

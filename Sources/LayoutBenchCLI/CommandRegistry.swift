@@ -7,9 +7,12 @@ enum CommandRegistry {
         SolveCommand.self,
         BackendsCommand.self,
         GenerateCommand.self,
+        BenchCommand.self,
         FuzzCommand.self,
         ReplayCommand.self,
         PrintCommand.self,
         ExportLPCommand.self,
+        ReportCommand.self,
+        WorkerCommand.self,
     ]
 }

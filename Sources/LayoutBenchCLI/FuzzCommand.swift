@@ -3,10 +3,20 @@ import BackendContract
 import Foundation
 import Fuzzing
 import Generator
+import Reporting
+import Runner
 import Synchronization
 
-/// Set by SIGINT: the campaign stops after the case in flight and writes its summary.
+/// Set by SIGINT: runs stop taking new cases, finish the ones in flight and write their report.
 let interruptRequested = Atomic<Bool>(false)
+
+/// Installs the Ctrl-C handler (a second Ctrl-C kills the process as usual).
+func stopOnInterrupt() {
+    signal(SIGINT) { _ in
+        if interruptRequested.load(ordering: .relaxed) { _exit(130) }
+        interruptRequested.store(true, ordering: .relaxed)
+    }
+}
 
 /// `layoutbench fuzz`
 struct FuzzCommand: ParsableCommand {
@@ -17,24 +27,31 @@ struct FuzzCommand: ParsableCommand {
             Case i of a campaign is generated from (--seed, i) alone. Each case is solved by every \
             backend that supports it, judged against the exact reference (status, feasibility, \
             objective, determined values, ambiguity, broken list, conflict) and by one metamorphic \
-            oracle; each finding is reduced to a small repro and written to OUT/findings as \
-            FINGERPRINT.layout (+ .expected.json, .finding.json), atomically, as it appears. \
-            Ctrl-C stops after the case in flight and still writes OUT/summary.json.
+            oracle; findings are reduced to small repros in OUT/findings (FINGERPRINT.layout, \
+            .expected.json, .finding.json), written atomically as they appear. Cases run on --jobs \
+            worker threads, by default each in its own `layoutbench worker` process, so a backend \
+            that traps or hangs becomes a finding instead of ending the run.
+
+            Shard K of N (--shard K/N, K from 0) takes cases K, K+N, K+2N, … of the campaign's \
+            --cases; under Slurm job arrays and Kubernetes Indexed Jobs the shard comes from the \
+            environment when --shard is not given. OUT/checkpoint.json records completed cases: \
+            --resume continues a killed run. Ctrl-C stops after the cases in flight and writes \
+            OUT/report.json; `layoutbench report merge` combines shards.
             """)
 
     @Option(help: "The campaign seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "How many cases to run.")
+    @Option(help: "The campaign's number of cases (indices 0..<C, shared out among shards).")
     var cases: Int?
 
-    @Option(help: "Stop after this many seconds (with --cases, whichever comes first).")
+    @Option(help: "Stop after this many seconds.")
     var time: Double?
 
     @Option(help: "Comma-separated backends under test, or all.")
     var backend: String = "all"
 
-    @Option(help: "Comma-separated generator families (default: every family).")
+    @Option(help: "Comma-separated generator families (default: every family but the 10^4+ view ones).")
     var families: String?
 
     @Option(help: "Smallest system size (views).")
@@ -43,19 +60,40 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Largest system size (views).")
     var maxSize: Int = 10
 
-    @Option(help: "Where findings and the summary go.")
+    @Option(help: "Where findings, the checkpoint and the report go.")
     var out: String = "fuzz-out"
 
-    @Option(help: "Also add each reduced finding to this regression corpus folder (e.g. Corpora/regressions).")
+    @Option(help: "This machine's shard, K/N with K from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else the whole campaign).")
+    var shard: String?
+
+    @Option(help: "The shard count N, for JOB_COMPLETION_INDEX (Kubernetes) or Slurm arrays without SLURM_ARRAY_TASK_COUNT.")
+    var shards: Int?
+
+    @Option(help: "Worker threads (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(inversion: .prefixedNo, help: "Run cases in child worker processes, so traps and hangs become findings.")
+    var isolate = true
+
+    @Option(help: "Seconds a case may take in a worker before it counts as a hang.")
+    var caseTimeout: Double = 120
+
+    @Option(help: "Seconds one backend solve may take (its budget).")
+    var solveTimeout: Double = 10
+
+    @Flag(help: "Continue the run in --out from its checkpoint.")
+    var resume = false
+
+    @Option(help: "Also copy the kept findings into this regression corpus folder (e.g. Corpora/regressions).")
     var corpus: String?
 
-    @Option(help: "Reduce at most this many findings of one signature (class, backend, oracle); the rest are counted.")
+    @Option(help: "Reduced findings kept per signature (class, backend, oracle): those of the lowest case indices.")
     var perSignature: Int = 3
 
     @Flag(help: "Keep findings whole instead of reducing them.")
     var noReduce = false
 
-    @Flag(help: "No progress lines on stderr.")
+    @Flag(help: "No progress on stderr.")
     var quiet = false
 
     func validate() throws {
@@ -63,75 +101,60 @@ struct FuzzCommand: ParsableCommand {
         if let cases, cases < 0 { throw ValidationError("--cases must not be negative") }
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/8") }
     }
 
     func run() throws {
         let backends = try BackendRegistry.select(backend)
-        guard let reference = BackendRegistry.backend(named: BackendRegistry.referenceName) else {
-            printError("no exact reference backend is registered")
-            throw ExitStatus.internalFailure
-        }
-        let chosenFamilies = try FamilySelection.parse(families)
-        let campaign = FuzzCampaign(FuzzCampaign.Configuration(
-            seed: seed, families: chosenFamilies, sizes: minSize...maxSize, backends: backends,
-            reference: reference, reducer: noReduce ? nil : Reducer()))
-        let outURL = URL(fileURLWithPath: out)
-        let store: FindingStore
+        let familyNames = try FamilySelection.parse(families).map(\.name)
+        let chosenShard: Shard
         do {
-            store = try FindingStore(directory: outURL.appendingPathComponent("findings"))
+            chosenShard = try shard.flatMap(Shard.init(parsing:))
+                ?? Shard.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards) ?? .whole
         } catch {
-            printError("\(out): cannot create the output folder: \(error)")
+            printError("\(error)")
             throw ExitStatus.invalidInput
         }
-        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
-
-        let start = ContinuousClock.now
-        var summary = FuzzSummary(seed: seed, backends: backends.map(\.name), families: chosenFamilies.map(\.name))
-        var reducedPerSignature: [String: Int] = [:]
-        var index: UInt64 = 0
-        var lastProgress = start
-        while true {
-            if let cases, index >= UInt64(cases) { break }
-            if let time, (ContinuousClock.now - start) > .milliseconds(Int64(time * 1000)) { break }
-            if interruptRequested.load(ordering: .relaxed) { summary.interrupted = true; break }
-            let found = campaign.judge(index)
-            summary.cases += 1
-            for (finding, transform) in found.findings {
-                summary.count(finding)
-                let done = reducedPerSignature[finding.signature, default: 0]
-                guard done < perSignature else { continue }
-                reducedPerSignature[finding.signature] = done + 1
-                let report = campaign.report(finding, transform: transform, system: found.system, spec: found.spec)
-                do {
-                    if try store.store(report) {
-                        summary.record(report)
-                        if let corpus {
-                            try FindingStore.addToCorpus(report, directory: URL(fileURLWithPath: corpus), date: Self.today())
-                        }
-                        if !quiet { printError("finding \(report.fingerprint): \(finding.detail) [\(report.reducedConstraints) constraints after reduction]") }
-                    }
-                } catch {
-                    printError("cannot write finding \(report.fingerprint): \(error)")
-                    throw ExitStatus.internalFailure
-                }
-            }
-            index += 1
-            if !quiet, ContinuousClock.now - lastProgress > .seconds(2) {
-                lastProgress = ContinuousClock.now
-                let elapsed = Self.seconds(ContinuousClock.now - start)
-                printError("[\(index)\(cases.map { "/\($0)" } ?? "")] \(summary.totalFindings) findings, \(String(format: "%.1f", Double(index) / max(elapsed, 1e-9))) cases/s")
-            }
-        }
-        summary.seconds = Self.seconds(ContinuousClock.now - start)
+        let spec = CampaignSpec(
+            seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
+            budgetSeconds: solveTimeout, reduce: !noReduce, perSignature: perSignature)
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let options = FuzzRunOptions(
+            spec: spec, shard: chosenShard, cases: cases, time: time.map { .milliseconds(Int64($0 * 1000)) }, jobs: jobs,
+            isolation: isolate ? Isolation(executable: executable, caseTimeout: .milliseconds(Int64(caseTimeout * 1000))) : nil,
+            outDirectory: URL(fileURLWithPath: out), resume: resume)
+        stopOnInterrupt()
+        let display = ProgressDisplay(enabled: !quiet)
+        let runner = FuzzRunner(
+            options: options, catalog: BackendRegistry.catalog,
+            shouldStop: { interruptRequested.load(ordering: .relaxed) },
+            progress: { p in
+                let rate = Double(p.completed) / max(Self.seconds(p.elapsed), 1e-9)
+                display.update(completed: p.completed, total: p.total,
+                               text: "\(p.occurrences) occurrences, \(p.stored) stored, \(String(format: "%.1f", rate)) cases/s")
+            })
+        let report: FuzzReport
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try FindingStore.atomicWrite(try encoder.encode(summary), to: outURL.appendingPathComponent("summary.json"))
+            report = try runner.run()
+        } catch let error as CampaignError {
+            display.finish()
+            printError("\(error)")
+            throw ExitStatus.invalidInput
         } catch {
-            printError("cannot write the summary: \(error)")
+            display.finish()
+            printError("fuzz failed: \(error)")
             throw ExitStatus.internalFailure
         }
-        print(summary.text)
+        display.finish()
+        if let corpus {
+            let store = try FindingStore(directory: URL(fileURLWithPath: out).appendingPathComponent("findings"))
+            for stored in try store.reports() {
+                try FindingStore.addToCorpus(stored, directory: URL(fileURLWithPath: corpus), date: Self.today())
+            }
+        }
+        print(FuzzSummaryText.render(report, reducedSizes: report.findings.map(\.reducedConstraints)))
+        print("report: \(runner.reportURL.path)")
     }
 
     static func seconds(_ d: Duration) -> Double {
@@ -145,10 +168,10 @@ struct FuzzCommand: ParsableCommand {
     }
 }
 
-/// Reads `--families`.
+/// Reads `--families`; by default every family but the ones whose sizes start at 10^4 views.
 enum FamilySelection {
     static func parse(_ list: String?) throws -> [Family] {
-        guard let list else { return Families.all }
+        guard let list else { return Families.all.filter { $0.name != "long-chain" } }
         var chosen: [Family] = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let family = Families.named(name) else {
@@ -161,48 +184,22 @@ enum FamilySelection {
     }
 }
 
-/// What a campaign found, for the terminal and `summary.json`.
-struct FuzzSummary: Codable {
-    var seed: UInt64
-    var backends: [String]
-    var families: [String]
-    var cases = 0
-    var seconds = 0.0
-    var interrupted = false
-    /// Findings per class, every occurrence counted.
-    var byKind: [String: Int] = [:]
-    /// Findings per signature (class/backend/oracle), every occurrence counted.
-    var bySignature: [String: Int] = [:]
-    /// The stored (reduced) findings.
-    var fingerprints: [String] = []
-    /// Constraint counts of the reduced repros.
-    var reducedSizes: [Int] = []
-
-    var totalFindings: Int { byKind.values.reduce(0, +) }
-
-    mutating func count(_ finding: Finding) {
-        byKind[finding.kind.rawValue, default: 0] += 1
-        bySignature[finding.signature, default: 0] += 1
-    }
-
-    mutating func record(_ report: FuzzCampaign.Report) {
-        fingerprints.append(report.fingerprint)
-        reducedSizes.append(report.reducedConstraints)
-    }
-
-    var text: String {
-        var lines = ["fuzz: \(cases) cases in \(String(format: "%.1f", seconds)) s (seed \(seed))\(interrupted ? ", interrupted" : "")"]
-        if bySignature.isEmpty {
+/// The end-of-run summary of a fuzz report.
+enum FuzzSummaryText {
+    static func render(_ report: FuzzReport, reducedSizes: [Int]) -> String {
+        var lines = ["fuzz: \(report.cases) cases (seed \(report.seed), shards \(report.shards.map(\.index)) of \(report.shardCount))\(report.interrupted ? ", interrupted" : "")"]
+        if !report.missingShards.isEmpty { lines.append("missing shards: \(report.missingShards)") }
+        let occurrences = report.occurrences
+        if occurrences.isEmpty {
             lines.append("no findings")
         } else {
             lines.append("findings (class/backend/oracle: occurrences):")
-            for (signature, n) in bySignature.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
+            for (signature, n) in occurrences.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
         }
+        if !report.crashedCases.isEmpty { lines.append("crashed or hung cases: \(report.crashedCases.count)") }
         if !reducedSizes.isEmpty {
             let sorted = reducedSizes.sorted()
-            let median = sorted[sorted.count / 2]
-            let p90 = sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
-            lines.append("reduced repros: \(sorted.count), constraints median \(median), p90 \(p90), max \(sorted.last ?? 0)")
+            lines.append("kept repros: \(sorted.count); constraints after reduction: median \(sorted[sorted.count / 2]), p90 \(sorted[min(sorted.count - 1, sorted.count * 9 / 10)]), max \(sorted.last ?? 0)")
             let buckets = [(1...3, "1-3"), (4...6, "4-6"), (7...10, "7-10"), (11...Int.max, ">10")]
             lines.append("  sizes: " + buckets.map { range, label in "\(label): \(sorted.filter { range.contains($0) }.count)" }.joined(separator: ", "))
         }

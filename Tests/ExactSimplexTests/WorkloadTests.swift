@@ -69,3 +69,49 @@ struct WorkloadTests {
             to: directory.appendingPathComponent("exact.csv"), atomically: true, encoding: .utf8)
     }
 }
+
+@Suite("LP export")
+struct LevelProgramExportTests {
+    @Test("the LP of a level states our optimum and holds the levels above")
+    func levels() throws {
+        let system = try parse("""
+            root superview 375 667
+            view box
+            box.leading == superview.leading + 20
+            box.top == superview.top + 20
+            box.height == 40
+            box.width == 100 @251
+            box.width == 0.5 * box.height @250
+            """)
+        let lp = try LevelProgramExport.export(system, level: 2, format: .lp)
+        #expect(lp.contains("\\ layoutbench: level 2 optimum 80"))
+        #expect(lp.contains("level1: p_r4 + n_r4 <= 0"))
+        #expect(lp.contains("- 1/2 v_box_h"))
+        let mps = try LevelProgramExport.export(system, level: 0, format: .mps)
+        #expect(mps.contains("* layoutbench: level 0 feasible"))
+        #expect(mps.contains(" FR bnd v_box_x"))
+        #expect(throws: BackendError.self) { try LevelProgramExport.export(system, level: 3, format: .lp) }
+    }
+
+    /// For scripts/qsopt/compare.sh: with LAYOUTBENCH_EXPORT_DIR set, writes the LP of
+    /// every level of every seed and of generated systems.
+    @Test("export LPs for esolver (only with LAYOUTBENCH_EXPORT_DIR)",
+          .enabled(if: ProcessInfo.processInfo.environment["LAYOUTBENCH_EXPORT_DIR"] != nil))
+    func exportForComparison() throws {
+        let directory = URL(fileURLWithPath: ProcessInfo.processInfo.environment["LAYOUTBENCH_EXPORT_DIR"] ?? ".")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var systems: [(String, String)] = []
+        let seeds = (try? FileManager.default.contentsOfDirectory(atPath: Repository.seeds.path)) ?? []
+        for file in seeds.sorted() where file.hasSuffix(".layout") {
+            systems.append((String(file.dropLast(7)), try String(contentsOf: Repository.seeds.appendingPathComponent(file), encoding: .utf8)))
+        }
+        for seed in 0..<200 { systems.append(("random-\(seed)", randomLayout(seed: UInt64(5000 + seed)))) }
+        for (name, text) in systems {
+            guard let system = try? LayoutParser.parse(text) else { continue }
+            for level in 0...system.optionalLevels.count {
+                let lp = try LevelProgramExport.export(system, level: level, format: level % 2 == 0 ? .lp : .lp)
+                try lp.write(to: directory.appendingPathComponent("\(name)-level\(level).lp"), atomically: true, encoding: .utf8)
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// What one run of a workload through ``CassowarySolver`` cost and produced.
+public struct IncrementalMeasurement: Sendable {
+    public var workload: String
+    public var constraintCount: Int
+    /// Adding every constraint, in order (best of several runs for short workloads).
+    public var addSeconds: Double
+    /// Making the edit variables editable.
+    public var editSeconds: Double
+    /// All suggestions, each followed by reading every value.
+    public var suggestSeconds: Double
+    public var suggestionCount: Int
+    public var pivots: Int
+    /// Constraints the solver rejected (none for the built-in workloads).
+    public var rejected: Int
+    /// Every variable's final value.
+    public var values: [Double]
+}
+
+/// Runs workloads through the incremental API.
+public enum IncrementalBenchmark {
+    /// Runs `workload` until `minimumSeconds` of adding have been spent (at most `maximumRuns`
+    /// runs) and keeps the fastest add; suggestions run once, after the last add.
+    public static func run(_ workload: IncrementalWorkload, minimumSeconds: Double = 0.2, maximumRuns: Int = 5) -> IncrementalMeasurement {
+        var bestAdd = Double.infinity
+        var spent = 0.0
+        var runs = 0
+        var solver = CassowarySolver()
+        var rejected = 0
+        repeat {
+            solver = CassowarySolver()
+            rejected = 0
+            let start = ContinuousClock.now
+            for constraint in workload.constraints {
+                do { try solver.addConstraint(constraint) } catch { rejected += 1 }
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            bestAdd = min(bestAdd, seconds)
+            spent += seconds
+            runs += 1
+        } while spent < minimumSeconds && runs < maximumRuns
+
+        let editStart = ContinuousClock.now
+        for edit in workload.edits { try? solver.addEditVariable(edit.variable, strength: edit.strength) }
+        let editSeconds = (ContinuousClock.now - editStart).seconds
+
+        var checksum = 0.0
+        let suggestStart = ContinuousClock.now
+        for step in workload.suggestions {
+            for (variable, value) in step { try? solver.suggestValue(variable, value) }
+            for index in 0..<workload.variableCount { checksum += solver.value(of: Variable(index)) }
+        }
+        let suggestSeconds = (ContinuousClock.now - suggestStart).seconds
+        // Reading every value is part of a suggestion's cost (kiwi's updateVariables); the
+        // checksum keeps the reads from being optimised away.
+        if checksum.isNaN { rejected += 0 }
+
+        return IncrementalMeasurement(
+            workload: workload.name, constraintCount: workload.constraints.count, addSeconds: bestAdd,
+            editSeconds: editSeconds, suggestSeconds: suggestSeconds,
+            suggestionCount: workload.suggestions.reduce(0) { $0 + $1.count }, pivots: solver.pivotCount,
+            rejected: rejected, values: (0..<workload.variableCount).map { solver.value(of: Variable($0)) })
+    }
+
+    /// The least-squares slope of log(time) against log(size): the growth exponent.
+    public static func growthExponent(_ points: [(size: Int, seconds: Double)]) -> Double? {
+        let usable = points.filter { $0.size > 0 && $0.seconds > 0 }
+        guard usable.count >= 2 else { return nil }
+        let xs = usable.map { log(Double($0.size)) }, ys = usable.map { log($0.seconds) }
+        let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
+        var sxy = 0.0, sxx = 0.0
+        for (x, y) in zip(xs, ys) {
+            sxy += (x - mx) * (y - my)
+            sxx += (x - mx) * (x - mx)
+        }
+        return sxx > 0 ? sxy / sxx : nil
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) * 1e-18
+    }
+}
+
+/// The natural logarithm without Foundation (frexp reduction, then a series in atanh form).
+func log(_ x: Double) -> Double {
+    guard x > 0 else { return -.infinity }
+    let exponent = Double(x.exponent)
+    let m = x.significand   // in [1, 2)
+    let t = (m - 1) / (m + 1)
+    var term = t, sum = 0.0
+    var k = 1.0
+    while abs(term) > 1e-17 {
+        sum += term / k
+        term *= t * t
+        k += 2
+    }
+    return 2 * sum + exponent * 0.693_147_180_559_945_3
+}

@@ -1,0 +1,178 @@
+extension CassowarySolver {
+    /// Refactorises when pivots have filled the tableau past three times the constraints' own size.
+    ///
+    /// A pivot row is written in reduced form (non-basic symbols only), which on a chain is
+    /// as long as the chain; a few such rows are cheap, an accumulation of them makes every
+    /// cone walk quadratic. Rebuilding from the constraints themselves for the current basis
+    /// restores short rows. Never during an addition: its journal would have to hold the
+    /// whole tableau.
+    ///
+    /// With `settled` (the end of a suggestion or removal, when the rows just written will be
+    /// walked by every later call) the bar is lower: 25% more terms than the last rebuild left.
+    mutating func refactorIfFilled(settled: Bool = false) {
+        guard !tableau.journaling else { return }
+        let clean = max(tableau.cleanTermCount, 64)
+        let limit = settled ? clean + clean / 4 : 3 * max(originalTerms, clean) + 1024
+        guard tableau.termCount > limit else { return }
+        guard refactor() else { return }
+        do {
+            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
+            if !tableau.candidates.isEmpty { try optimize() }
+        } catch {
+            // Rounding residue only: the basis was optimal before the rebuild.
+        }
+    }
+
+    /// Rebuilds every basic symbol's row from the records' rows for the current basis: a
+    /// sparse LU of the basis by peeling row singletons (lower triangle, ranks counting up),
+    /// column singletons (upper triangle, ranks counting down) and, where neither exists,
+    /// eliminating one symbol from the cycle it closes (a Markowitz choice). Values and the
+    /// reduced objective are then recomputed. Returns false, changing nothing, when a pivot
+    /// would be numerically unsafe or the basis does not match the records.
+    @discardableResult
+    mutating func refactor() -> Bool {
+        let symbolCount = tableau.symbolCount
+        var work: [Row] = []
+        for record in records { if let record { work.append(record.row) } }
+        var basics: [Int] = []
+        for symbol in 0..<symbolCount where tableau.isBasic[symbol] { basics.append(symbol) }
+        guard basics.count == work.count else { return false }
+
+        var isBasicSymbol = Array(repeating: false, count: symbolCount)
+        for b in basics { isBasicSymbol[b] = true }
+        var rowsOf = Array(repeating: [Int](), count: symbolCount)
+        var colCount = Array(repeating: 0, count: symbolCount)
+        var count = Array(repeating: 0, count: work.count)
+        for (r, row) in work.enumerated() {
+            for term in row.terms where isBasicSymbol[term.symbol] {
+                rowsOf[term.symbol].append(r)
+                colCount[term.symbol] += 1
+                count[r] += 1
+            }
+        }
+        var assigned = Array(repeating: false, count: symbolCount)
+        var rowDone = Array(repeating: false, count: work.count)
+        var rowQueue = (0..<work.count).filter { count[$0] == 1 }
+        var columnQueue = basics.filter { colCount[$0] == 1 }
+        var definitions: [(symbol: Int, row: Row, rank: Int)] = []
+        definitions.reserveCapacity(basics.count)
+        var forward = 0
+        var backward = 1 << 40
+
+        func contains(_ r: Int, _ symbol: Int) -> Bool { work[r].terms.contains { $0.symbol == symbol } }
+
+        /// Solves row r for b (rejecting small pivots, relative to the row) and retires both.
+        func assign(_ b: Int, _ r: Int, rank: Int) -> Bool {
+            var coefficient = 0.0
+            var largest = 0.0
+            for term in work[r].terms {
+                if term.symbol == b { coefficient += term.coefficient }
+                largest = max(largest, abs(term.coefficient))
+            }
+            guard abs(coefficient) > 1e-7 * largest else { return false }
+            let scale = -1 / coefficient
+            var terms: [Term] = []
+            terms.reserveCapacity(work[r].terms.count - 1)
+            for term in work[r].terms where term.symbol != b { terms.append(Term(term.symbol, term.coefficient * scale)) }
+            definitions.append((b, Row(constant: work[r].constant * scale, terms: terms), rank))
+            rowDone[r] = true
+            assigned[b] = true
+            for term in work[r].terms where isBasicSymbol[term.symbol] && !assigned[term.symbol] {
+                colCount[term.symbol] -= 1
+                if colCount[term.symbol] == 1 { columnQueue.append(term.symbol) }
+            }
+            for other in rowsOf[b] where !rowDone[other] && contains(other, b) {
+                count[other] -= 1
+                if count[other] == 1 { rowQueue.append(other) }
+            }
+            return true
+        }
+
+        while definitions.count < basics.count {
+            if let r = rowQueue.popLast() {
+                guard !rowDone[r], count[r] == 1 else { continue }
+                guard let b = work[r].terms.first(where: { isBasicSymbol[$0.symbol] && !assigned[$0.symbol] })?.symbol else { return false }
+                forward += 1
+                guard assign(b, r, rank: forward) else { return false }
+            } else if let b = columnQueue.popLast() {
+                guard !assigned[b], colCount[b] == 1 else { continue }
+                guard let r = rowsOf[b].first(where: { !rowDone[$0] && contains($0, b) }) else { return false }
+                backward -= 1
+                guard assign(b, r, rank: backward) else { return false }
+            } else {
+                // A cycle: eliminate the unassigned symbol of least Markowitz cost.
+                var best: (r: Int, b: Int, cost: Int, magnitude: Double)?
+                for r in work.indices where !rowDone[r] && count[r] >= 1 {
+                    var largest = 0.0
+                    for term in work[r].terms { largest = max(largest, abs(term.coefficient)) }
+                    for term in work[r].terms where isBasicSymbol[term.symbol] && !assigned[term.symbol] {
+                        guard abs(term.coefficient) > 0.1 * largest else { continue }
+                        let cost = (count[r] - 1) * (colCount[term.symbol] - 1)
+                        if best == nil || cost < best!.cost || (cost == best!.cost && abs(term.coefficient) > best!.magnitude) {
+                            best = (r, term.symbol, cost, abs(term.coefficient))
+                        }
+                    }
+                }
+                guard let (r, b, _, _) = best else { return false }
+                var coefficient = 0.0
+                for term in work[r].terms where term.symbol == b { coefficient += term.coefficient }
+                for other in rowsOf[b] where other != r && !rowDone[other] && contains(other, b) {
+                    var factor = 0.0
+                    var merged: [Term] = []
+                    for term in work[other].terms {
+                        if term.symbol == b { factor += term.coefficient } else { merged.append(term) }
+                    }
+                    let k = -factor / coefficient
+                    for term in work[r].terms where term.symbol != b {
+                        if let index = merged.firstIndex(where: { $0.symbol == term.symbol }) {
+                            merged[index].coefficient += k * term.coefficient
+                        } else {
+                            merged.append(Term(term.symbol, k * term.coefficient))
+                            if isBasicSymbol[term.symbol] && !assigned[term.symbol] {
+                                rowsOf[term.symbol].append(other)
+                                colCount[term.symbol] += 1
+                            }
+                        }
+                    }
+                    let drop = tableau.tolerance.drop
+                    merged.removeAll { term in
+                        guard abs(term.coefficient) <= drop else { return false }
+                        if isBasicSymbol[term.symbol] && !assigned[term.symbol] { colCount[term.symbol] -= 1 }
+                        return true
+                    }
+                    work[other] = Row(constant: work[other].constant + k * work[r].constant, terms: merged)
+                    colCount[b] -= 1
+                    count[other] = merged.reduce(0) { $0 + (isBasicSymbol[$1.symbol] && !assigned[$1.symbol] ? 1 : 0) }
+                    if count[other] == 1 { rowQueue.append(other) }
+                }
+                for term in work[r].terms where isBasicSymbol[term.symbol] && !assigned[term.symbol] && term.symbol != b {
+                    if colCount[term.symbol] == 1 { columnQueue.append(term.symbol) }
+                }
+                backward -= 1
+                guard assign(b, r, rank: backward) else { return false }
+            }
+        }
+
+        // Apply: rows and ranks, then values in rank order, then the reduced objective.
+        for definition in definitions { tableau.setRow(definition.symbol, definition.row, rank: definition.rank) }
+        tableau.lowRank = 0
+        tableau.highRank = 1 << 40
+        let ordered = basics.sorted { tableau.rank[$0] < tableau.rank[$1] }
+        for b in ordered { tableau.setValue(b, tableau.evaluate(tableau.rows[b])) }
+        var weight = Array(repeating: LexVector(), count: symbolCount)
+        for symbol in 0..<symbolCount where tableau.costLevel[symbol] != 0 && tableau.kind[symbol] == .error {
+            weight[symbol] = LexVector(level: tableau.costLevel[symbol], value: 1)
+        }
+        let drop = tableau.tolerance.drop
+        for b in ordered.reversed() where !weight[b].isZero {
+            let w = weight[b]
+            for term in tableau.rows[b].terms { weight[term.symbol].add(w, times: term.coefficient, drop: drop) }
+        }
+        for symbol in 0..<symbolCount where tableau.kind[symbol] != .retired {
+            tableau.setReducedCost(symbol, tableau.isBasic[symbol] ? LexVector() : weight[symbol])
+        }
+        tableau.refactorisations += 1
+        tableau.cleanTermCount = tableau.termCount
+        return true
+    }
+}

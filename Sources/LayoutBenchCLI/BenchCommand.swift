@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import Fuzzing
+import Reporting
+import Runner
+
+/// The version string written into reports.
+let toolVersion = "layoutbench 0.1"
+
+/// `layoutbench bench`
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes).",
+        discussion: """
+            Each case is generated from a fixed seed; every backend that supports it solves it \
+            once or more to warm up, then repeatedly; solve times go into an HDR histogram and the \
+            table shows p50, p90, p99 and max, with the iterations (pivots) of one solve. Rows run \
+            on --jobs worker threads. The report is written to Reports/<timestamp>/report.json (or \
+            --out) in the schema of docs/report-schema.md. --quick takes about a minute on two \
+            cores, the standard suite under five.
+            """)
+
+    @Option(help: "Comma-separated backends, or all.")
+    var backend: String = "all"
+
+    @Flag(help: "The quick suite (sizes 10 and 100, fewer repetitions).")
+    var quick = false
+
+    @Option(help: "Comma-separated families instead of the suite's.")
+    var families: String?
+
+    @Option(help: "Comma-separated sizes instead of the suite's.")
+    var sizes: String?
+
+    @Option(help: "Timed repetitions per row (after the warm-up).")
+    var repetitions: Int?
+
+    @Option(help: "Worker threads (default: the number of cores; 1 gives the quietest timings).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "The folder for report.json (default: Reports/<timestamp>).")
+    var out: String?
+
+    @Option(help: "A previous bench report.json to compare with.")
+    var baseline: String?
+
+    @Flag(help: "No progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
+    }
+
+    func run() throws {
+        let backends = try BackendRegistry.select(backend)
+        var suite = quick ? BenchSuite.quick : BenchSuite.standard
+        if let families {
+            suite.families = try FamilySelection.parse(families).map(\.name)
+            suite.extraSizes = [:]
+        }
+        if let sizes {
+            let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
+                printError("--sizes takes positive whole numbers, e.g. 10,100")
+                throw ExitStatus.invalidInput
+            }
+            suite.sizes = parsed
+            suite.extraSizes = [:]
+        }
+        if let repetitions { suite.repetitions = repetitions }
+        let baselineReport = try baseline.map(Self.loadBench)
+        stopOnInterrupt()
+        let display = ProgressDisplay(enabled: !quiet)
+        let report = try BenchRunner(suite: suite, backends: backends, jobs: jobs).run(
+            machine: MachineFacts.current(toolVersion: toolVersion),
+            shouldStop: { interruptRequested.load(ordering: .relaxed) },
+            progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
+        display.finish()
+        let folder = URL(fileURLWithPath: out ?? "Reports/" + Self.timestamp())
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try FindingStore.atomicWrite(try encoder.encode(report), to: folder.appendingPathComponent("report.json"))
+        } catch {
+            printError("cannot write the report to \(folder.path): \(error)")
+            throw ExitStatus.internalFailure
+        }
+        print(BenchTable.render(report))
+        if let baselineReport {
+            print("")
+            print(TerminalComparison.render(.bench(BenchComparison(baseline: baselineReport, current: report)),
+                                            color: isatty(STDOUT_FILENO) != 0))
+        }
+        print("report: \(folder.appendingPathComponent("report.json").path)\(interruptRequested.load(ordering: .relaxed) ? " (interrupted: partial)" : "")")
+    }
+
+    static func loadBench(_ path: String) throws -> BenchReport {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("\(path): cannot read the file")
+            throw ExitStatus.invalidInput
+        }
+        do {
+            guard case .bench(let report) = try ReportDocument.decode(data) else {
+                printError("\(path) is not a bench report")
+                throw ExitStatus.invalidInput
+            }
+            return report
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            printError("\(path): \(error)")
+            throw ExitStatus.invalidInput
+        }
+    }
+
+    static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime]
+        return formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
+    }
+}
+
+/// The terminal table of a bench report.
+enum BenchTable {
+    static func render(_ report: BenchReport) -> String {
+        var rows = [["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]]
+        for r in report.results {
+            let t = r.timing
+            rows.append([r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
+                         t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
+                         t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
+                         r.iterations.map(String.init) ?? "-"])
+        }
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        var lines = rows.map { row in
+            row.enumerated().map { c, cell in
+                c < 4 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                      : String(repeating: " ", count: widths[c] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        let peak = report.results.compactMap(\.peakResidentBytes).max() ?? 0
+        lines.append("\(report.results.count) rows, suite \(report.suite), \(String(format: "%.1f", report.seconds)) s, peak resident \(peak / (1 << 20)) MiB")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Nanoseconds in a readable unit.
+    static func time(_ ns: Double) -> String {
+        if ns < 1_000 { return String(format: "%.0f ns", ns) }
+        if ns < 1_000_000 { return String(format: "%.1f µs", ns / 1_000) }
+        if ns < 1_000_000_000 { return String(format: "%.2f ms", ns / 1_000_000) }
+        return String(format: "%.2f s", ns / 1_000_000_000)
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Fuzzing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs cases for one worker thread of the pool.
+protocol CaseExecutor: AnyObject {
+    /// Judges a case. A case whose isolated worker dies or hangs comes back with a crash or
+    /// budget occurrence instead.
+    func judge(_ index: UInt64) -> JudgedCase
+    /// Reduces an occurrence; nil when the worker died while reducing (the finding is then
+    /// kept whole by the caller).
+    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> FuzzCampaign.Report?
+    /// Stops any child process.
+    func shutdown()
+}
+
+/// Runs cases in this process: fastest, but a trapping backend takes the run down.
+final class InProcessExecutor: CaseExecutor {
+    let campaign: FuzzCampaign
+
+    init(campaign: FuzzCampaign) { self.campaign = campaign }
+
+    func judge(_ index: UInt64) -> JudgedCase {
+        let found = campaign.judge(index)
+        return JudgedCase(spec: found.spec, occurrences: found.findings)
+    }
+
+    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> FuzzCampaign.Report? {
+        let spec = campaign.caseSpec(index)
+        guard let system = campaign.system(for: spec) else { return nil }
+        return campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec)
+    }
+
+    func shutdown() {}
+}
+
+/// How isolated workers are started and watched.
+public struct Isolation: Sendable {
+    /// The `layoutbench` executable (the worker is `layoutbench worker`).
+    public var executable: URL
+    /// Arguments before `worker` (none normally).
+    public var arguments: [String]
+    /// Extra environment for the workers (tests enable their faulty backends this way).
+    public var environment: [String: String]
+    /// A case (or a reduction) that takes longer than this is a hang: the worker is killed.
+    public var caseTimeout: Duration
+
+    public init(executable: URL, arguments: [String] = [], environment: [String: String] = [:], caseTimeout: Duration = .seconds(120)) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.caseTimeout = caseTimeout
+    }
+}
+
+/// Runs cases in a child `layoutbench worker`, replaced whenever it dies or hangs.
+final class IsolatedExecutor: CaseExecutor {
+    let isolation: Isolation
+    let spec: CampaignSpec
+    /// The parent's own copy of the campaign, to name a dead case.
+    let campaign: FuzzCampaign
+    private var process: Process?
+    private var channel: FrameChannel?
+    private var pipes: (Pipe, Pipe)?
+
+    init(isolation: Isolation, spec: CampaignSpec, campaign: FuzzCampaign) {
+        self.isolation = isolation
+        self.spec = spec
+        self.campaign = campaign
+    }
+
+    /// What happened to a request.
+    private enum Answer {
+        case event(WorkerEvent)
+        case died(last: Running?, reason: String)
+        case hung(last: Running?)
+    }
+
+    /// What the worker said it was solving last.
+    private struct Running {
+        var backend: String
+        var oracle: String?
+        var phrase: String { oracle.map { "\(backend) was solving the \($0) transform" } ?? "\(backend) was solving" }
+    }
+
+    private func start() throws {
+        let process = Process()
+        process.executableURL = isolation.executable
+        process.arguments = isolation.arguments + ["worker"]
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in isolation.environment { environment[key] = value }
+        process.environment = environment
+        let toChild = Pipe(), fromChild = Pipe()
+        process.standardInput = toChild
+        process.standardOutput = fromChild
+        process.standardError = environment["LAYOUTBENCH_WORKER_STDERR"] == "inherit" ? FileHandle.standardError : FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        self.pipes = (toChild, fromChild)
+        self.channel = FrameChannel(input: fromChild.fileHandleForReading.fileDescriptor,
+                                    output: toChild.fileHandleForWriting.fileDescriptor)
+        switch exchange(.configure(spec), until: { if case .ready = $0 { return true }; return false }) {
+        case .event(.ready): break
+        case .event(.failed(let message)): throw CampaignError("worker refused the campaign: \(message)")
+        default: throw CampaignError("worker did not start")
+        }
+    }
+
+    /// Sends a request and reads events until `done` accepts one, the worker dies, or the
+    /// case timeout passes.
+    private func exchange(_ request: WorkerRequest, until done: (WorkerEvent) -> Bool) -> Answer {
+        guard let channel else { return .died(last: nil, reason: "no worker") }
+        var last: Running?
+        do {
+            try channel.send(request)
+        } catch {
+            return .died(last: nil, reason: reap())
+        }
+        let deadline = ContinuousClock.now + isolation.caseTimeout
+        while true {
+            do {
+                let event = try channel.receive(WorkerEvent.self, deadline: deadline)
+                if case .solving(let backend, let oracle) = event { last = Running(backend: backend, oracle: oracle); continue }
+                if done(event) { return .event(event) }
+                if case .failed = event { return .event(event) }
+            } catch FrameChannel.ChannelError.timedOut {
+                kill()
+                return .hung(last: last)
+            } catch {
+                return .died(last: last, reason: reap())
+            }
+        }
+    }
+
+    /// Waits for a dead child and says how it ended.
+    private func reap() -> String {
+        guard let process else { return "no worker" }
+        process.waitUntilExit()
+        let reason: String
+        switch process.terminationReason {
+        case .uncaughtSignal: reason = "killed by signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))"
+        case .exit: reason = "exited with status \(process.terminationStatus)"
+        @unknown default: reason = "ended"
+        }
+        discard()
+        return reason
+    }
+
+    private func kill() {
+        if let process, process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        discard()
+    }
+
+    private func discard() {
+        try? pipes?.0.fileHandleForWriting.close()
+        try? pipes?.1.fileHandleForReading.close()
+        process = nil
+        channel = nil
+        pipes = nil
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGILL: return "SIGILL, a Swift trap"
+        case SIGTRAP: return "SIGTRAP, a Swift trap"
+        case SIGSEGV: return "SIGSEGV"
+        case SIGABRT: return "SIGABRT"
+        case SIGKILL: return "SIGKILL"
+        case SIGBUS: return "SIGBUS"
+        case SIGFPE: return "SIGFPE"
+        default: return "signal \(signal)"
+        }
+    }
+
+    private func ensureStarted() -> String? {
+        if process != nil { return nil }
+        do {
+            try start()
+            return nil
+        } catch {
+            kill()
+            return "\(error)"
+        }
+    }
+
+    func judge(_ index: UInt64) -> JudgedCase {
+        let spec = campaign.caseSpec(index)
+        if let failure = ensureStarted() {
+            return JudgedCase(spec: spec, occurrences: [Self.occurrence(.crash, nil, "worker could not start: \(failure)", spec)])
+        }
+        switch exchange(.judge(index), until: { if case .judged = $0 { return true }; return false }) {
+        case .event(.judged(let judged)):
+            return judged
+        case .event(let other):
+            return JudgedCase(spec: spec, occurrences: [Self.occurrence(.crash, nil, "worker gave an unexpected answer \(other)", spec)])
+        case .died(let last, let reason):
+            return JudgedCase(spec: spec, occurrences: [Self.occurrence(
+                .crash, last, "worker \(reason) while \(last?.phrase ?? "nothing was solving")", spec)])
+        case .hung(let last):
+            return JudgedCase(spec: spec, occurrences: [Self.occurrence(
+                .budget, last,
+                "worker hung past the case timeout of \(isolation.caseTimeout) while \(last?.phrase ?? "nothing was solving")", spec)])
+        }
+    }
+
+    private static func occurrence(_ kind: Finding.Kind, _ last: Running?, _ detail: String, _ spec: FuzzCampaign.CaseSpec) -> FuzzCampaign.Occurrence {
+        FuzzCampaign.Occurrence(
+            finding: Finding(kind: kind, backends: [last?.backend ?? "worker"], detail: detail, oracle: last?.oracle,
+                             seed: spec.seed, family: spec.family),
+            transform: last?.oracle.map { "the case's \($0) transform (re-applied from the case seed)" })
+    }
+
+    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> FuzzCampaign.Report? {
+        guard ensureStarted() == nil else { return nil }
+        if case .event(.reduced(let report)) = exchange(.reduce(index, occurrence), until: {
+            if case .reduced = $0 { return true }
+            return false
+        }) {
+            return report
+        }
+        return nil
+    }
+
+    func shutdown() { kill() }
+}

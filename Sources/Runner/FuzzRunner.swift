@@ -1,0 +1,293 @@
+import Dispatch
+import Foundation
+import Fuzzing
+import Reporting
+import Synchronization
+
+/// Options of one `fuzz` run (one shard of a campaign).
+public struct FuzzRunOptions: Sendable {
+    public var spec: CampaignSpec
+    public var shard: Shard
+    /// The campaign's case count: indices 0..<cases, of which the shard takes its share.
+    /// nil: run until `time` or an interrupt.
+    public var cases: Int?
+    public var time: Duration?
+    /// Worker threads (each with its own worker process when isolated).
+    public var jobs: Int
+    /// nil: cases run in this process.
+    public var isolation: Isolation?
+    public var outDirectory: URL
+    /// Continue a killed run in `outDirectory` instead of refusing to touch it.
+    public var resume: Bool
+
+    public init(spec: CampaignSpec, shard: Shard = .whole, cases: Int?, time: Duration? = nil, jobs: Int,
+                isolation: Isolation?, outDirectory: URL, resume: Bool = false) {
+        self.spec = spec
+        self.shard = shard
+        self.cases = cases
+        self.time = time
+        self.jobs = jobs
+        self.isolation = isolation
+        self.outDirectory = outDirectory
+        self.resume = resume
+    }
+}
+
+/// What a run has done so far, for progress display.
+public struct FuzzProgress: Sendable {
+    public var completed: Int
+    /// The shard's total, when the run is bounded by a case count.
+    public var total: Int?
+    public var occurrences: Int
+    public var stored: Int
+    public var elapsed: Duration
+}
+
+/// The checkpoint of a run: the campaign, the shard, and which cases are complete. Written
+/// atomically after every completed case, so a killed run loses only the cases in flight.
+struct Checkpoint: Codable {
+    var spec: CampaignSpec
+    var shard: Shard
+    var cases: Int?
+    /// Completed case indices as closed ranges `[low, high]`, ascending.
+    var completed: [[UInt64]]
+    /// Seconds spent before the last resume.
+    var seconds: Double
+    var finished: Bool
+
+    static func ranges(_ indices: Set<UInt64>) -> [[UInt64]] {
+        var ranges: [[UInt64]] = []
+        for i in indices.sorted() {
+            if let last = ranges.last, last[1] + 1 == i { ranges[ranges.count - 1][1] = i } else { ranges.append([i, i]) }
+        }
+        return ranges
+    }
+
+    var completedSet: Set<UInt64> {
+        var set = Set<UInt64>()
+        for range in completed where range.count == 2 && range[0] <= range[1] { for i in range[0]...range[1] { set.insert(i) } }
+        return set
+    }
+}
+
+/// Runs one shard of a fuzz campaign on a pool of Dispatch worker threads, in-process or
+/// with each worker thread driving an isolated `layoutbench worker` process.
+///
+/// Layout of the output folder:
+/// - `checkpoint.json`: the campaign and the completed cases (for `--resume`);
+/// - `cases/INDEX.json`: the findings of each case that had some, written before the case
+///   counts as complete;
+/// - `findings/`: the reduced repros ([`FindingStore`](x-source-tag://FindingStore));
+/// - `report.json`: the shard's ``FuzzReport``, written when the run ends (also on Ctrl-C).
+///
+/// Which findings are kept reduced does not depend on `jobs`, isolation or resuming: per
+/// signature, those of the `perSignature` lowest case indices (a case is reduced when it is
+/// among the lowest seen so far; the others are pruned at the end).
+public final class FuzzRunner: Sendable {
+    let options: FuzzRunOptions
+    let catalog: BackendCatalog
+    let shouldStop: @Sendable () -> Bool
+    let progress: (@Sendable (FuzzProgress) -> Void)?
+
+    public init(options: FuzzRunOptions, catalog: BackendCatalog,
+                shouldStop: @escaping @Sendable () -> Bool = { false },
+                progress: (@Sendable (FuzzProgress) -> Void)? = nil) {
+        self.options = options
+        self.catalog = catalog
+        self.shouldStop = shouldStop
+        self.progress = progress
+    }
+
+    var checkpointURL: URL { options.outDirectory.appendingPathComponent("checkpoint.json") }
+    var casesURL: URL { options.outDirectory.appendingPathComponent("cases") }
+    var findingsURL: URL { options.outDirectory.appendingPathComponent("findings") }
+    public var reportURL: URL { options.outDirectory.appendingPathComponent("report.json") }
+
+    /// Shared by the worker threads.
+    struct State {
+        var completed: Set<UInt64>
+        var nextPosition: UInt64 = 0
+        /// Case indices per signature, every occurrence.
+        var occurrences: [String: [UInt64]] = [:]
+        var crashed: Set<UInt64> = []
+        var stored = 0
+        var stop = false
+        var failure: String?
+    }
+
+    /// Runs the shard and returns its report (also written to `report.json`).
+    public func run() throws -> FuzzReport {
+        let manager = FileManager.default
+        try manager.createDirectory(at: casesURL, withIntermediateDirectories: true)
+        let store = try FindingStore(directory: findingsURL)
+        var previousSeconds = 0.0
+        var completed = Set<UInt64>()
+        if let data = try? Data(contentsOf: checkpointURL) {
+            guard options.resume else {
+                throw CampaignError("\(options.outDirectory.path) already holds a run; use --resume to continue it or choose another --out")
+            }
+            let checkpoint = try JSONDecoder().decode(Checkpoint.self, from: data)
+            guard checkpoint.spec == options.spec, checkpoint.shard == options.shard, checkpoint.cases == options.cases else {
+                throw CampaignError("the checkpoint in \(options.outDirectory.path) belongs to another campaign (seed, families, backends, shard or --cases differ)")
+            }
+            completed = checkpoint.completedSet
+            previousSeconds = checkpoint.seconds
+        }
+        let campaign = try options.spec.campaign(catalog: catalog)
+        var initial = State(completed: completed)
+        // Findings of cases completed before a resume.
+        for index in completed {
+            let url = casesURL.appendingPathComponent("\(index).json")
+            guard let data = try? Data(contentsOf: url), let judged = try? JSONDecoder().decode(JudgedCase.self, from: data) else { continue }
+            for occurrence in judged.occurrences {
+                initial.occurrences[occurrence.finding.signature, default: []].append(index)
+                if Self.isWorkerFailure(occurrence) { initial.crashed.insert(index) }
+            }
+        }
+        let state = Mutex(initial)
+        let start = ContinuousClock.now
+        let shardTotal = options.cases.map { total in
+            total > options.shard.index ? (total - options.shard.index + options.shard.count - 1) / options.shard.count : 0
+        }
+        let checkpointLock = Mutex(())
+        let secondsBefore = previousSeconds
+        let checkpointURL = self.checkpointURL
+
+        @Sendable func writeCheckpoint(_ completed: Set<UInt64>, finished: Bool) throws {
+            let checkpoint = Checkpoint(
+                spec: options.spec, shard: options.shard, cases: options.cases, completed: Checkpoint.ranges(completed),
+                seconds: secondsBefore + Self.seconds(ContinuousClock.now - start), finished: finished)
+            try checkpointLock.withLock { _ in
+                try FindingStore.atomicWrite(try JSONEncoder().encode(checkpoint), to: checkpointURL)
+            }
+        }
+        try writeCheckpoint(completed, finished: false)
+
+        /// The next case for a worker, or nil when the run is over.
+        let nextCase: @Sendable () -> UInt64? = { [options, shouldStop] in
+            state.withLock { s -> UInt64? in
+                while true {
+                    if s.stop || s.failure != nil { return nil }
+                    if shouldStop() { s.stop = true; return nil }
+                    if let time = options.time, ContinuousClock.now - start > time { s.stop = true; return nil }
+                    let index = options.shard.caseIndex(s.nextPosition)
+                    if let cases = options.cases, index >= UInt64(cases) { return nil }
+                    s.nextPosition += 1
+                    if !s.completed.contains(index) { return index }
+                }
+            }
+        }
+
+        let perSignature = options.spec.perSignature
+        let workers = max(1, options.jobs)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            DispatchQueue.global().async { [options, catalog] in
+                defer { group.leave() }
+                let executor: any CaseExecutor
+                if let isolation = options.isolation {
+                    executor = IsolatedExecutor(isolation: isolation, spec: options.spec, campaign: campaign)
+                } else {
+                    // Each thread gets its own campaign value; backends are immutable values.
+                    guard let own = try? options.spec.campaign(catalog: catalog) else { return }
+                    executor = InProcessExecutor(campaign: own)
+                }
+                defer { executor.shutdown() }
+                while let index = nextCase() {
+                    let judged = executor.judge(index)
+                    do {
+                        for occurrence in judged.occurrences {
+                            let signature = occurrence.finding.signature
+                            // Reduce only while this case is among the lowest seen for its signature.
+                            let wanted = state.withLock { s -> Bool in
+                                s.occurrences[signature, default: []].append(index)
+                                if Self.isWorkerFailure(occurrence) { s.crashed.insert(index) }
+                                return s.occurrences[signature, default: []].filter { $0 < index }.count < perSignature
+                            }
+                            guard wanted else { continue }
+                            let report: FuzzCampaign.Report
+                            if Self.isWorkerFailure(occurrence) || !options.spec.reduce {
+                                report = Self.wholeCase(campaign, occurrence, judged.spec)
+                            } else {
+                                report = executor.reduce(index, occurrence) ?? Self.wholeCase(campaign, occurrence, judged.spec)
+                            }
+                            let isNew = try state.withLock { _ in try store.store(report) }
+                            if isNew { state.withLock { $0.stored += 1 } }
+                        }
+                        if !judged.occurrences.isEmpty {
+                            try FindingStore.atomicWrite(try JSONEncoder().encode(judged),
+                                                         to: self.casesURL.appendingPathComponent("\(index).json"))
+                        }
+                        let snapshot = state.withLock { s -> (Set<UInt64>, FuzzProgress) in
+                            s.completed.insert(index)
+                            let occurrences = s.occurrences.values.reduce(0) { $0 + $1.count }
+                            return (s.completed, FuzzProgress(completed: s.completed.count, total: shardTotal, occurrences: occurrences,
+                                                              stored: s.stored, elapsed: ContinuousClock.now - start))
+                        }
+                        try writeCheckpoint(snapshot.0, finished: false)
+                        self.progress?(snapshot.1)
+                    } catch {
+                        state.withLock { s in if s.failure == nil { s.failure = "\(error)" } }
+                    }
+                }
+            }
+        }
+        group.wait()
+        let final = state.withLock { $0 }
+        if let failure = final.failure { throw CampaignError("the run failed: \(failure)") }
+
+        // Keep, per signature, the reduced findings of the lowest case indices.
+        var keep: [String: Set<UInt64>] = [:]
+        for (signature, indices) in final.occurrences { keep[signature] = Set(indices.sorted().prefix(perSignature)) }
+        try store.prune { report in keep[report.finding.signature]?.contains(report.caseSpec.index) == true }
+
+        let interrupted: Bool
+        if let cases = options.cases {
+            interrupted = (0..<UInt64(max(cases, 0))).contains { $0 % UInt64(options.shard.count) == UInt64(options.shard.index) && !final.completed.contains($0) }
+        } else {
+            interrupted = shouldStop()
+        }
+        try writeCheckpoint(final.completed, finished: !interrupted)
+        let summary = ShardSummary(
+            index: options.shard.index, cases: final.completed.count, interrupted: interrupted,
+            occurrences: final.occurrences.mapValues(\.count), crashedCases: final.crashed.sorted(),
+            seconds: previousSeconds + Self.seconds(ContinuousClock.now - start))
+        let report = FuzzReport(
+            seed: options.spec.seed, shardCount: options.shard.count, shards: [summary], missingShards: [],
+            backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
+            findings: try store.reports().map { Self.entry($0) }.sorted { $0.fingerprint < $1.fingerprint })
+        try Self.write(report, to: reportURL)
+        return report
+    }
+
+    static func isWorkerFailure(_ occurrence: FuzzCampaign.Occurrence) -> Bool {
+        (occurrence.finding.kind == .crash || occurrence.finding.kind == .budget) && occurrence.finding.detail.hasPrefix("worker")
+    }
+
+    static func wholeCase(_ campaign: FuzzCampaign, _ occurrence: FuzzCampaign.Occurrence, _ spec: FuzzCampaign.CaseSpec) -> FuzzCampaign.Report {
+        let system = campaign.system(for: spec) ?? LayoutModelFallback.empty
+        return campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec, reduce: false)
+    }
+
+    /// The report entry of a stored finding.
+    public static func entry(_ report: FuzzCampaign.Report) -> FuzzFindingEntry {
+        FuzzFindingEntry(
+            fingerprint: report.fingerprint, kind: report.finding.kind.rawValue, backends: report.finding.backends,
+            oracle: report.finding.oracle, detail: report.finding.detail, caseIndex: report.caseSpec.index,
+            family: report.caseSpec.family, size: report.caseSpec.size, seed: report.caseSpec.seed,
+            originalConstraints: report.originalConstraints, reducedConstraints: report.reducedConstraints,
+            reducedViews: report.reducedViews, repro: "findings/\(report.fingerprint).layout")
+    }
+
+    /// Writes a report as sorted, indented JSON, atomically.
+    public static func write(_ report: FuzzReport, to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        try FindingStore.atomicWrite(try encoder.encode(report), to: url)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,138 @@
+import LayoutModel
+import Testing
+@testable import FloatSimplex
+
+@Suite struct CassowarySolverTests {
+    @Test func solvesAChainOfEqualities() throws {
+        var solver = CassowarySolver()
+        try solver.addConstraint(constraint([(0, 1)], -8, .equal))                 // x0 = 8
+        try solver.addConstraint(constraint([(1, 1)], -50, .equal, level: 1))      // w0 = 50 @1
+        try solver.addConstraint(constraint([(1, 1)], -20, .greaterThanOrEqual))   // w0 >= 20
+        try solver.addConstraint(constraint([(2, 1), (0, -1), (1, -1)], -8, .equal)) // x1 = x0 + w0 + 8
+        #expect(solver.value(of: Variable(0)) == 8)
+        #expect(solver.value(of: Variable(1)) == 50)
+        #expect(solver.value(of: Variable(2)) == 66)
+        #expect(solver.pivotCount == 0)
+    }
+
+    @Test func aStrongerLevelIsNeverTradedForWeakerOnes() throws {
+        // One wish at level 1 against three at level 2 pulling the other way (priority-contest seed).
+        var solver = CassowarySolver()
+        try solver.addConstraint(constraint([(0, 1)], -100, .equal, level: 1))
+        try solver.addConstraint(constraint([(0, 1)], -200, .equal, level: 2))
+        try solver.addConstraint(constraint([(0, 1)], -200, .greaterThanOrEqual, level: 2))
+        try solver.addConstraint(constraint([(0, -1)], 200, .equal, level: 2))
+        #expect(isClose(solver.value(of: Variable(0)), 100))
+        #expect(solver.objective(levelCount: 2) == [0, 300])
+    }
+
+    @Test func manyWeakErrorsDoNotOutweighOneStrongError() throws {
+        // 2,000 weak wishes for x = 0 against one strong wish for x = 1.
+        var solver = CassowarySolver()
+        try solver.addConstraint(constraint([(0, 1)], -1, .equal, level: 1))
+        for _ in 0..<2000 { try solver.addConstraint(constraint([(0, 1)], 0, .equal, level: 2)) }
+        #expect(isClose(solver.value(of: Variable(0)), 1))
+    }
+
+    @Test func relabellingLevelsMonotonicallyChangesNothing() throws {
+        var random = TestRandom(seed: 7)
+        for _ in 0..<40 {
+            var base: [LinearConstraint] = []
+            for _ in 0..<12 {
+                let terms = (0..<random.int(1...3)).map { _ in (random.int(0...4), Double(random.int(-3...3))) }
+                let relation: Relation = random.chance(0.3) ? (random.chance(0.5) ? .lessThanOrEqual : .greaterThanOrEqual) : .equal
+                base.append(constraint(terms, Double(random.int(-40...40)), relation, level: random.int(0...4)))
+            }
+            let relabel = [0, 3, 17, 18, 999]   // strictly increasing: same order of levels
+            var a = CassowarySolver()
+            var b = CassowarySolver()
+            for c in base {
+                var d = c
+                d.strength = Strength(level: relabel[c.strength.level])
+                let ra = Result { () throws(CassowaryError) in try a.addConstraint(c) }
+                let rb = Result { () throws(CassowaryError) in try b.addConstraint(d) }
+                #expect((try? ra.get()) == nil ? (try? rb.get()) == nil : (try? rb.get()) != nil)
+            }
+            for v in 0..<5 {
+                #expect(a.value(of: Variable(v)).bitPattern == b.value(of: Variable(v)).bitPattern)
+            }
+        }
+    }
+
+    @Test func removingAConstraintRestoresTheOptimumWithoutIt() throws {
+        var solver = CassowarySolver()
+        try solver.addConstraint(constraint([(0, 1)], -10, .equal, level: 2))
+        let strong = try solver.addConstraint(constraint([(0, 1)], -30, .equal, level: 1))
+        #expect(isClose(solver.value(of: Variable(0)), 30))
+        try solver.removeConstraint(strong)
+        #expect(isClose(solver.value(of: Variable(0)), 10))
+        #expect(throws: CassowaryError.unknownConstraint(strong)) { try solver.removeConstraint(strong) }
+    }
+
+    @Test func rejectsAnUnsatisfiableRequiredConstraintWithItsConflict() throws {
+        var solver = CassowarySolver()
+        let width = try solver.addConstraint(constraint([(1, 1)], -300, .equal))             // w = 300
+        let leading = try solver.addConstraint(constraint([(0, 1)], -20, .equal))            // x = 20
+        try solver.addConstraint(constraint([(2, 1)], -20, .equal))                          // y = 20 (unrelated)
+        let before = solver.fingerprint
+        #expect(throws: CassowaryError.unsatisfiable(conflict: [width, leading])) {
+            try solver.addConstraint(constraint([(0, -1), (1, -1)], 355, .equal))            // x + w = 355
+        }
+        #expect(solver.fingerprint == before)
+        #expect(solver.constraintCount == 3)
+    }
+
+    @Test func editVariablesFollowSuggestions() throws {
+        // A chain pinned at both ends by an editable width W (variable 100).
+        var solver = CassowarySolver()
+        let n = 5
+        for i in 0..<n {
+            let x = 2 * i, w = 2 * i + 1
+            if i == 0 {
+                try solver.addConstraint(constraint([(x, 1)], -8, .equal))
+            } else {
+                try solver.addConstraint(constraint([(x, 1), (x - 2, -1), (x - 1, -1)], -8, .equal))
+            }
+            try solver.addConstraint(constraint([(w, 1)], -50, .equal, level: 2))
+            try solver.addConstraint(constraint([(w, 1)], -20, .greaterThanOrEqual))
+        }
+        try solver.addConstraint(constraint([(100, 1), (2 * n - 2, -1), (2 * n - 1, -1)], -8, .equal))
+        try solver.addEditVariable(Variable(100), strength: Strength(level: 1))
+        #expect(isClose(solver.value(of: Variable(100)), 8 + 58 * Double(n)))
+        for target in [400.0, 200, 150, 500, 8 + 28 * Double(n), 100] {
+            try solver.suggestValue(Variable(100), target)
+            let widths = (0..<n).map { solver.value(of: Variable(2 * $0 + 1)) }
+            let reachable = max(target, 8 + 28 * Double(n))
+            #expect(isClose(solver.value(of: Variable(100)), reachable))
+            #expect(isClose(widths.reduce(0, +), reachable - 8 - 8 * Double(n)))
+            #expect(widths.allSatisfy { $0 >= 20 - 1e-9 })
+            // Lexicographic: the level-2 error is the least possible for this total.
+            let error = widths.map { abs($0 - 50) }.reduce(0, +)
+            #expect(isClose(error, abs(widths.reduce(0, +) - 50 * Double(n))))
+        }
+        #expect(throws: CassowaryError.requiredEditStrength) { try solver.addEditVariable(Variable(1), strength: .required) }
+        #expect(throws: CassowaryError.duplicateEditVariable(Variable(100))) {
+            try solver.addEditVariable(Variable(100), strength: Strength(level: 1))
+        }
+        try solver.removeEditVariable(Variable(100))
+        #expect(isClose(solver.value(of: Variable(100)), 8 + 58 * Double(n)))
+        #expect(throws: CassowaryError.unknownEditVariable(Variable(100))) { try solver.suggestValue(Variable(100), 1) }
+    }
+
+    @Test func rejectsNonFiniteInput() {
+        var solver = CassowarySolver()
+        #expect(throws: CassowaryError.self) { try solver.addConstraint(constraint([(0, .infinity)], 0, .equal)) }
+        #expect(throws: CassowaryError.self) { try solver.addConstraint(constraint([(0, 1)], .nan, .equal)) }
+        #expect(throws: CassowaryError.self) { try solver.addConstraint(constraint([(0, 1)], 0, .equal, level: -1)) }
+        #expect(solver.constraintCount == 0)
+    }
+
+    @Test func ambiguityFollowsFreeDirections() throws {
+        var solver = CassowarySolver()
+        try solver.addConstraint(constraint([(0, 1), (1, -1)], -10, .equal))   // child.x = parent.x + 10, parent.x free
+        try solver.addConstraint(constraint([(2, 1)], -5, .equal))             // determined
+        try solver.addConstraint(constraint([(3, 1)], 0, .greaterThanOrEqual)) // 3 ≥ 0, nothing else: free upwards
+        try solver.addConstraint(constraint([(4, 1)], -5, .equal, level: 1))   // pulled to 5: determined
+        #expect(solver.ambiguousVariables() == [Variable(0), Variable(1), Variable(3)])
+    }
+}

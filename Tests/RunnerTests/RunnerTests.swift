@@ -1,0 +1,227 @@
+import BackendContract
+import ExactSimplex
+import Foundation
+import Fuzzing
+import GaussianBackend
+import LayoutModel
+import Reporting
+import Testing
+@testable import Runner
+
+/// A backend that is wrong on purpose, so that campaigns have findings to shard, merge and
+/// resume: it answers like the exact backend, with widths 0.01 too large on systems whose
+/// constraint count is even.
+struct SloppyBackend: LayoutBackend {
+    var name: String { "sloppy" }
+    var summary: String { "test only: exact, plus 0.01 on every width of even-sized systems" }
+    func supports(_ system: ConstraintSystem) -> Support { .supported }
+    func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
+        var result = try ExactSimplexBackend().solve(system, budget: budget)
+        if system.constraints.count % 2 == 0 {
+            for v in result.solution.values.indices where v % 4 == 2 { result.solution.values[v] += 0.01 }
+            result.solution.exactValues = nil
+        }
+        return result
+    }
+}
+
+let catalog = BackendCatalog(backends: [ExactSimplexBackend(), GaussianEliminationBackend(), SloppyBackend()], referenceName: "exact")
+
+let spec = CampaignSpec(
+    seed: 5, families: ["equal-widths", "random", "conflict-late", "hugging-contest"], minSize: 2, maxSize: 6,
+    backends: ["exact", "gaussian", "sloppy"], perSignature: 2)
+
+func temporaryDirectory(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-\(name)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func run(_ shard: Shard = .whole, cases: Int = 24, jobs: Int, into url: URL, resume: Bool = false,
+         stopAfter: Int? = nil) throws -> FuzzReport {
+    let counter = Counter()
+    let options = FuzzRunOptions(spec: spec, shard: shard, cases: cases, jobs: jobs, isolation: nil, outDirectory: url, resume: resume)
+    return try FuzzRunner(options: options, catalog: catalog, shouldStop: {
+        guard let stopAfter else { return false }
+        return counter.next() > stopAfter
+    }).run()
+}
+
+/// Counts calls across threads.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+import Synchronization
+
+/// The parts of a report that must not depend on how a campaign was run.
+func outcome(_ r: FuzzReport) -> [String] {
+    ["cases \(r.cases)", "occurrences \(r.occurrences.sorted { $0.key < $1.key })",
+     "crashed \(r.crashedCases)"] + r.findings.map { "\($0)" }
+}
+
+func reproFiles(_ url: URL) throws -> [String: Data] {
+    let findings = url.appendingPathComponent("findings")
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: findings.path) where !name.hasPrefix(".") {
+        files[name] = try Data(contentsOf: findings.appendingPathComponent(name))
+    }
+    return files
+}
+
+@Suite(.serialized) struct FuzzRunnerTests {
+    @Test func findingsDoNotDependOnJobs() throws {
+        let one = try run(jobs: 1, into: temporaryDirectory("jobs1"))
+        let two = try run(jobs: 2, into: temporaryDirectory("jobs2"))
+        #expect(!one.findings.isEmpty)
+        #expect(one.findings.contains { $0.backends.first == "sloppy" })
+        #expect(outcome(one) == outcome(two))
+        #expect(one.cases == 24)
+    }
+
+    @Test func shardsMergedEqualTheUnshardedRun() throws {
+        let wholeURL = temporaryDirectory("whole")
+        let whole = try run(jobs: 2, into: wholeURL)
+        let shardURLs = (0..<3).map { temporaryDirectory("shard\($0)") }
+        for (k, url) in shardURLs.enumerated() {
+            let report = try run(Shard(index: k, count: 3), jobs: 1, into: url)
+            #expect(report.cases == 8)
+        }
+        let mergedURL = temporaryDirectory("merged")
+        let merged = try ReportMerge.merge(inputs: shardURLs, into: mergedURL)
+        #expect(merged.missingShards.isEmpty)
+        #expect(outcome(merged) == outcome(whole))
+        #expect(try reproFiles(mergedURL) == reproFiles(wholeURL))
+
+        // Idempotent: merging again, or merging the merge with a shard, changes nothing.
+        let again = try ReportMerge.merge(inputs: shardURLs + [mergedURL], into: temporaryDirectory("again"))
+        #expect(again.withoutTimings == merged.withoutTimings)
+        let twice = try ReportMerge.merge(inputs: [mergedURL, mergedURL], into: mergedURL)
+        #expect(twice.withoutTimings == merged.withoutTimings)
+    }
+
+    @Test func mergeNamesMissingShards() throws {
+        let a = temporaryDirectory("s0"), b = temporaryDirectory("s2")
+        _ = try run(Shard(index: 0, count: 3), jobs: 1, into: a)
+        _ = try run(Shard(index: 2, count: 3), jobs: 1, into: b)
+        let missingURL = temporaryDirectory("missing")
+        let merged = try ReportMerge.merge(inputs: [a, b, temporaryDirectory("empty")], into: missingURL)
+        #expect(merged.missingShards == [1])
+        // Running the missing shard completes the campaign.
+        let c = temporaryDirectory("s1")
+        _ = try run(Shard(index: 1, count: 3), jobs: 1, into: c)
+        let complete = try ReportMerge.merge(inputs: [missingURL, c], into: temporaryDirectory("complete"))
+        #expect(complete.missingShards.isEmpty)
+        #expect(outcome(complete) == outcome(try run(jobs: 2, into: temporaryDirectory("reference"))))
+    }
+
+    @Test func interruptedRunResumesToTheSameFindings() throws {
+        let url = temporaryDirectory("resume")
+        let partial = try run(jobs: 2, into: url, stopAfter: 10)
+        #expect(partial.interrupted)
+        #expect(partial.cases < 24)
+        // A fresh run refuses to overwrite it.
+        #expect(throws: CampaignError.self) { try run(jobs: 1, into: url) }
+        let resumed = try run(jobs: 2, into: url, resume: true)
+        #expect(!resumed.interrupted)
+        #expect(outcome(resumed) == outcome(try run(jobs: 1, into: temporaryDirectory("uninterrupted"))))
+    }
+
+    @Test func shardsFromTheEnvironment() throws {
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "8"], shards: nil) == Shard(index: 3, count: 8))
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"], shards: nil) == Shard(index: 3, count: 8))
+        #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: 4) == Shard(index: 2, count: 4))
+        #expect(try Shard.fromEnvironment([:], shards: 4) == nil)
+        #expect(throws: CampaignError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: nil) }
+        #expect(throws: CampaignError.self) { try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "8"], shards: nil) }
+        #expect(Shard(parsing: "7/8") == Shard(index: 7, count: 8))
+        #expect(Shard(parsing: "8/8") == nil)
+        #expect(Shard(index: 2, count: 3).caseIndex(4) == 14)
+    }
+}
+
+/// The `layoutbench` executable beside the test bundle (built by `swift build --build-tests`).
+func layoutbenchExecutable() throws -> URL {
+    let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let candidate = bundle.appendingPathComponent("layoutbench")
+    try #require(FileManager.default.isExecutableFile(atPath: candidate.path), "build the executable first: swift build --build-tests")
+    return candidate
+}
+
+/// Runs the CLI and returns its exit status.
+@discardableResult
+func runCLI(_ arguments: [String], environment: [String: String] = [:], until: ((Process) -> Bool)? = nil) throws -> Int32 {
+    let process = Process()
+    process.executableURL = try layoutbenchExecutable()
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    if let until {
+        while process.isRunning && !until(process) { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+func readReport(_ url: URL) throws -> FuzzReport {
+    guard case .fuzz(let report) = try ReportDocument.decode(Data(contentsOf: url.appendingPathComponent("report.json"))) else {
+        throw CampaignError("not a fuzz report")
+    }
+    return report
+}
+
+@Suite(.serialized) struct IsolationTests {
+    static let common = ["fuzz", "--seed", "2", "--families", "equal-widths,random", "--min-size", "2", "--max-size", "5", "--quiet"]
+
+    @Test func trappingWorkerBecomesAFindingAndTheCampaignGoesOn() throws {
+        let url = temporaryDirectory("trap")
+        let status = try runCLI(Self.common + ["--cases", "30", "--backend", "exact,test-trap", "--jobs", "2", "--out", url.path],
+                                environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+        #expect(status == 0)
+        let report = try readReport(url)
+        #expect(report.cases == 30)
+        #expect(!report.crashedCases.isEmpty)
+        #expect(report.findings.contains { $0.kind == "crash" && $0.backends == ["test-trap"] && $0.detail.contains("signal") })
+        // The repro of a crash is the whole case; where the trap fired on the case itself (not
+        // on an oracle's transform of it), the repro has the trap's trigger.
+        let crashes = report.findings.filter { $0.kind == "crash" && $0.oracle == nil }
+        #expect(!crashes.isEmpty)
+        for crash in crashes {
+            let repro = try LayoutParser.parse(String(contentsOf: url.appendingPathComponent(crash.repro), encoding: .utf8))
+            #expect(repro.constraints.count % 7 == 3)
+        }
+    }
+
+    @Test func hangingWorkerIsKilledAndReported() throws {
+        let url = temporaryDirectory("hang")
+        let status = try runCLI(Self.common + ["--cases", "12", "--backend", "exact,test-hang", "--jobs", "2",
+                                               "--case-timeout", "2", "--out", url.path],
+                                environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+        #expect(status == 0)
+        let report = try readReport(url)
+        #expect(report.cases == 12)
+        #expect(report.findings.contains { $0.kind == "budget" && $0.backends == ["test-hang"] && $0.detail.contains("hung") })
+    }
+
+    @Test func killedRunResumesToTheSameFindings() throws {
+        let arguments = Self.common + ["--cases", "40", "--backend", "exact,gaussian", "--jobs", "2", "--no-isolate"]
+        let reference = temporaryDirectory("uninterrupted-cli")
+        #expect(try runCLI(arguments + ["--out", reference.path]) == 0)
+
+        let url = temporaryDirectory("killed-cli")
+        let checkpoint = url.appendingPathComponent("checkpoint.json")
+        try runCLI(arguments + ["--out", url.path]) { _ in
+            // Kill -9 once some cases are checkpointed.
+            guard let data = try? Data(contentsOf: checkpoint), let text = String(data: data, encoding: .utf8) else { return false }
+            return text.contains("\"completed\":[[0,") && !text.contains("[0,39]")
+        }
+        #expect(try runCLI(arguments + ["--out", url.path, "--resume"]) == 0)
+        #expect(outcome(try readReport(url)) == outcome(try readReport(reference)))
+    }
+}
