@@ -85,7 +85,7 @@ let package = Package(
             dependencies: ["FloatSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
             dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]

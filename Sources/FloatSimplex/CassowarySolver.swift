@@ -94,24 +94,26 @@ public struct CassowarySolver: Sendable {
 
     func symbol(of variable: Variable) -> Int? {
         let index = variable.index
-        if index >= 0 && index < Self.denseLimit {
-            guard index < denseSymbols.count else { return nil }
+        if index >= 0 && index < denseSymbols.count {
             let stored = denseSymbols[index]
-            return stored == 0 ? nil : stored - 1
+            if stored != 0 { return stored - 1 }
         }
-        return sparseSymbols[index]
+        return sparseSymbols.isEmpty ? nil : sparseSymbols[index]
     }
 
     mutating func makeSymbol(for variable: Variable) -> Int {
         if let existing = symbol(of: variable) { return existing }
         let symbol = tableau.newSymbol(.external, owner: variable.index)
         let index = variable.index
-        if index >= 0 && index < Self.denseLimit {
+        // Dense while the numbering is compact (the backend's unknowns); a solver handed a
+        // few far-apart numbers (one table cell of many) keeps them in the dictionary.
+        if index >= 0 && index < Self.denseLimit && index < 2 * (denseSymbols.count + tableau.symbolCount) + 64 {
             if index >= denseSymbols.count {
                 denseSymbols.append(contentsOf: repeatElement(0, count: max(index + 1 - denseSymbols.count, denseSymbols.count)))
             }
             denseSymbols[index] = symbol + 1
         } else {
+            if sparseSymbols.isEmpty { sparseSymbols.reserveCapacity(16) }
             sparseSymbols[index] = symbol
         }
         return symbol
@@ -119,11 +121,8 @@ public struct CassowarySolver: Sendable {
 
     mutating func forget(_ variable: Variable) {
         let index = variable.index
-        if index >= 0 && index < Self.denseLimit {
-            if index < denseSymbols.count { denseSymbols[index] = 0 }
-        } else {
-            sparseSymbols[index] = nil
-        }
+        if index >= 0 && index < denseSymbols.count { denseSymbols[index] = 0 }
+        sparseSymbols[index] = nil
     }
 
     // MARK: Adding

@@ -4,6 +4,7 @@ extension IncrementalWorkload {
     /// kiwi strengths per level where the workload fixes them.
     public func kiwiJSON() -> String {
         var out = "{\"name\": \"\(name)\", \"variables\": \(variableCount), \"levels\": \(levelCount),\n"
+        if let groupSize { out += "\"group\": \(groupSize),\n" }
         if let kiwiStrengths { out += "\"strengths\": [\(kiwiStrengths.map(number).joined(separator: ", "))],\n" }
         out += "\"constraints\": [\n"
         for (index, constraint) in constraints.enumerated() {
@@ -22,6 +23,6 @@ extension IncrementalWorkload {
     }
 
     private func number(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)"
+        abs(x) < 1e15 && x == Double(Int64(x)) ? String(Int64(x)) : "\(x)"
     }
 }

@@ -8,11 +8,11 @@ extension CassowarySolver {
     /// whole tableau.
     ///
     /// With `settled` (the end of a suggestion or removal, when the rows just written will be
-    /// walked by every later call) the bar is lower: 25% more terms than the last rebuild left.
+    /// walked by every later call) the bar is lower: 50% more terms than the last rebuild left.
     mutating func refactorIfFilled(settled: Bool = false) {
         guard !tableau.journaling else { return }
         let clean = max(tableau.cleanTermCount, 64)
-        let limit = settled ? clean + clean / 4 : 3 * max(originalTerms, clean) + 1024
+        let limit = settled ? clean + clean / 2 : 3 * max(originalTerms, clean) + 1024
         guard tableau.termCount > limit else { return }
         guard refactor() else { return }
         do {
@@ -40,7 +40,7 @@ extension CassowarySolver {
 
         var isBasicSymbol = Array(repeating: false, count: symbolCount)
         for b in basics { isBasicSymbol[b] = true }
-        var rowsOf = Array(repeating: [Int](), count: symbolCount)
+        var rowsOf = Array(repeating: [Int](), count: symbolCount)   // filled for basic symbols only
         var colCount = Array(repeating: 0, count: symbolCount)
         var count = Array(repeating: 0, count: work.count)
         for (r, row) in work.enumerated() {
@@ -154,7 +154,14 @@ extension CassowarySolver {
         }
 
         // Apply: rows and ranks, then values in rank order, then the reduced objective.
-        for definition in definitions { tableau.setRow(definition.symbol, definition.row, rank: definition.rank) }
+        for definition in definitions {
+            // Most rows come out as they were: only the region the pivots touched is rewritten.
+            if tableau.rows[definition.symbol] == definition.row {
+                tableau.rank[definition.symbol] = definition.rank
+            } else {
+                tableau.setRow(definition.symbol, definition.row, rank: definition.rank)
+            }
+        }
         tableau.lowRank = 0
         tableau.highRank = 1 << 40
         let ordered = basics.sorted { tableau.rank[$0] < tableau.rank[$1] }

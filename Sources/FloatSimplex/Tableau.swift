@@ -177,6 +177,7 @@ struct Tableau: Sendable {
 
     mutating func newSymbol(_ kind: SymbolKind, owner: Int, costLevel: Int32 = 0) -> Int {
         let symbol = self.kind.count
+        if symbol == 0 { reserve(32) }
         self.kind.append(kind)
         isBasic.append(false)
         rows.append(.empty)
@@ -191,6 +192,16 @@ struct Tableau: Sendable {
         seen.append(0)
         accumulator.append(0)
         return symbol
+    }
+
+    /// Small solvers (one table cell) would otherwise spend more on growing thirteen arrays
+    /// than on solving.
+    private mutating func reserve(_ capacity: Int) {
+        kind.reserveCapacity(capacity); isBasic.reserveCapacity(capacity); rows.reserveCapacity(capacity)
+        rank.reserveCapacity(capacity); value.reserveCapacity(capacity); users.reserveCapacity(capacity)
+        reducedCost.reserveCapacity(capacity); costLevel.reserveCapacity(capacity); owner.reserveCapacity(capacity)
+        candidateSlot.reserveCapacity(capacity); infeasibleSlot.reserveCapacity(capacity)
+        seen.reserveCapacity(capacity); accumulator.reserveCapacity(capacity)
     }
 
     func isFresh(_ symbol: Int) -> Bool {

@@ -13,7 +13,8 @@ public struct IncrementalWorkload: Sendable {
         /// A grid: rows and columns spaced by 8, shared column widths and row heights, and a
         /// redundant column alignment for every inner cell.
         case grid
-        /// Independent table cells of 12 constraints each (a cell and its title label).
+        /// Independent table cells of 12 constraints each (a cell and its title label), each
+        /// laid out by a solver of its own, as a table view lays out its cells.
         case cells
         /// An enaml-like form (labels and fields around a midline) with the window's width and
         /// height as strong edit variables, resized by 1,000 suggestions.
@@ -41,6 +42,8 @@ public struct IncrementalWorkload: Sendable {
     public var edits: [Edit] = []
     /// Each step suggests values for some edit variables, then the values are read.
     public var suggestions: [[(variable: Variable, value: Double)]] = []
+    /// When set, every consecutive `groupSize` constraints go to a fresh solver.
+    public var groupSize: Int? = nil
     /// The layout the rows come from, when there is one (for the one-shot backends).
     public var system: ConstraintSystem?
 
@@ -53,7 +56,10 @@ public struct IncrementalWorkload: Sendable {
         case .chain: return fromSystem(kind, size: size, chainSystem(size))
         case .tree: return fromSystem(kind, size: size, treeSystem(size))
         case .grid: return fromSystem(kind, size: size, gridSystem(size))
-        case .cells: return fromSystem(kind, size: size, cellsSystem(size))
+        case .cells:
+            var workload = fromSystem(kind, size: size, cellsSystem(size))
+            workload.groupSize = 12
+            return workload
         case .form: return form(rows: size)
         case .resize: return resize(size)
         }
@@ -218,7 +224,7 @@ public struct IncrementalWorkload: Sendable {
         workload.edits = [Edit(variable: width, strength: Strength(level: 1))]
         let natural = 8 + 58 * Double(n)
         workload.suggestions = (0..<1000).map { step in
-            [(width, (natural + 200 * sin(Double(step) * 2 * .pi / 250)).rounded())]
+            [(width, whole(natural + 200 * sin(Double(step) * 2 * .pi / 250)))]
         }
         return workload
     }
@@ -291,9 +297,12 @@ public struct IncrementalWorkload: Sendable {
     }
 }
 
-// `sin` without Foundation: the sweep only needs a smooth periodic curve.
+// `sin` and rounding without libm (which this module does not link): the sweep only needs a
+// smooth periodic curve of whole points.
+private func whole(_ x: Double) -> Double { Double(Int64(x + (x >= 0 ? 0.5 : -0.5))) }
+
 private func sin(_ x: Double) -> Double {
-    var y = x.truncatingRemainder(dividingBy: 2 * .pi)
+    var y = x - 2 * .pi * Double(Int64(x / (2 * .pi)))
     if y > .pi { y -= 2 * .pi } else if y < -.pi { y += 2 * .pi }
     var term = y, sum = y
     for k in 1...12 {

@@ -65,6 +65,9 @@ public enum Families {
     /// Every family, realistic first, then random, then pathological.
     public static let all: [Family] = RealisticFamilies.all + RandomFamilies.all + PathologicalFamilies.all
 
+    /// The sizes generation accepts; others are clamped into this range.
+    public static let sizes: ClosedRange<Int> = 1...1_000_000
+
     /// The family with this name.
     public static func named(_ name: String) -> Family? {
         all.first { $0.name == name }
@@ -77,9 +80,9 @@ public enum Families {
 }
 
 /// Builds the case for `(family, size, seed)`. The same arguments give the same system and
-/// the same text on every machine.
+/// the same text on every machine. `size` is clamped to ``Families/sizes``.
 public func generate(family: Family, size: Int, seed: UInt64) -> GeneratedCase {
-    let size = max(1, size)
+    let size = min(max(size, Families.sizes.lowerBound), Families.sizes.upperBound)
     var rng = SeededGenerator(seed: seed)
     var system = family.generate(size, &rng)
     system.name = "\(family.name) size \(size) seed \(seed)"

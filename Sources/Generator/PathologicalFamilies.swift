@@ -247,24 +247,25 @@ enum PathologicalFamilies {
     /// values, with sizes sometimes derived by a multiplier of 1e9 or 1e-9.
     static func extremeConstants(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        let sizes = ["1e9", "1e-9", "1000000000.000000001", "0.000000001", "123.456", "1e9", "2e-9"]
-        let gaps = ["1e-9", "1e9", "8", "-1e-9"]
+        let sizes = ["1e9", "1e-9", "1000000000.000000001", "0.000000001", "123.456", "1e9", "2e-9"].map(NumericLiteral.decimal)
+        let gaps = ["1e-9", "1e9", "8", "-1e-9"].map(NumericLiteral.decimal)
+        let tops = ["0", "1e9", "1e-9"].map(NumericLiteral.decimal)
         var previous: ItemIndex?
         for i in 0..<size {
             let v = b.addView("v\(i)")
             if let previous {
-                b.add(v, .leading, .equal, previous, .trailing, plus: .decimal(rng.element(of: gaps)))
+                b.add(v, .leading, .equal, previous, .trailing, plus: rng.element(of: gaps))
                 switch rng.bounded(4) {
                 case 0: b.add(v, .width, .equal, previous, .width, times: .decimal("1e-9"))
                 case 1: b.add(v, .width, .equal, previous, .width, plus: .decimal("1e-9"))
-                default: b.add(v, .width, .equal, .decimal(rng.element(of: sizes)))
+                default: b.add(v, .width, .equal, rng.element(of: sizes))
                 }
             } else {
                 b.add(v, .leading, .equal, b.root, .leading, plus: .decimal("1e-9"))
                 b.add(v, .width, .equal, .decimal("1e9"))
             }
-            b.add(v, .top, .equal, b.root, .top, plus: .decimal(rng.element(of: ["0", "1e9", "1e-9"])))
-            b.add(v, .height, .equal, .decimal(rng.element(of: sizes)))
+            b.add(v, .top, .equal, b.root, .top, plus: rng.element(of: tops))
+            b.add(v, .height, .equal, rng.element(of: sizes))
             b.add(v, .width, .lessThanOrEqual, b.root, .width, priority: .low)
             previous = v
         }
@@ -284,8 +285,9 @@ enum PathologicalFamilies {
             let base = rng.layoutConstant(in: 1...300)
             let nudged = plus(base, epsilon)
             let kind = i == 0 ? 0 : (i == 1 ? 1 : rng.int(in: 0...3))
+            // The gap is an equality except where the gap itself is the near-conflicting pair.
             if let previous {
-                b.add(v, .leading, .greaterThanOrEqual, previous, .trailing, plus: spacing)
+                b.add(v, .leading, kind == 3 ? .greaterThanOrEqual : .equal, previous, .trailing, plus: spacing)
             } else {
                 b.add(v, .leading, .equal, b.root, .leadingMargin)
             }
@@ -504,22 +506,23 @@ enum PathologicalFamilies {
     /// the root (priority 750), which long chains cannot.
     static func longChain(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        let widths = ["0.7", "1.3", "2.1", "0.3"]
-        let gaps = ["0.1", "0.2", "0.1", "1"]
+        let widths = ["0.7", "1.3", "2.1", "0.3"].map(NumericLiteral.decimal)
+        let gaps = ["0.1", "0.2", "0.1", "1"].map(NumericLiteral.decimal)
+        let height = NumericLiteral.decimal("1.1")
         var previous: ItemIndex?
         var first: ItemIndex?
         for i in 0..<size {
             let v = b.addView("n\(i)")
             if let previous, let first {
-                b.add(v, .leading, .equal, previous, .trailing, plus: .decimal(rng.element(of: gaps)))
+                b.add(v, .leading, .equal, previous, .trailing, plus: rng.element(of: gaps))
                 b.add(v, .top, .equal, first, .top)
             } else {
                 b.add(v, .leading, .equal, b.root, .leading)
                 b.add(v, .top, .equal, b.root, .topMargin)
                 first = v
             }
-            b.add(v, .width, .equal, .decimal(rng.element(of: widths)))
-            b.add(v, .height, .equal, .decimal("1.1"))
+            b.add(v, .width, .equal, rng.element(of: widths))
+            b.add(v, .height, .equal, height)
             previous = v
         }
         if let last = previous {

@@ -47,7 +47,7 @@ enum RealisticFamilies {
              rationale: "a grid of square cells with equal widths and standard spacing, columns filling the width",
              build: grid),
         Base(name: "long-row",
-             rationale: "one long chain of chips with intrinsic widths, spacing 8, that would like to fit the width but cannot",
+             rationale: "one long chain of chips with intrinsic widths, spacing 8, that would like to fit the width; one chip resists compression less and gives way",
              build: longRow),
         Base(name: "aspect-images",
              rationale: "a feed of full-width images with aspect ratios (16:9, 4:3, 1:1, 2:3, 3:2) and captions below",
@@ -300,15 +300,18 @@ enum RealisticFamilies {
     }
 
     /// One chain of chips with intrinsic sizes, 8 apart, tops aligned; the last chip would
-    /// like to end at the trailing margin (priority 250 or 750).
+    /// like to end at the trailing margin (priority 250 or 750). One chip resists
+    /// compression at only 500, so when the row must fit, that chip alone gives way and the
+    /// layout stays unambiguous.
     static func longRow(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
         var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previous: ItemIndex?
+        let yielding = rng.index(below: size)
         for i in 0..<size {
             let chip = b.addView(
                 "chip\(i)", intrinsicWidth: NumericLiteral.integer(rng.int(in: 32...160)),
                 intrinsicHeight: NumericLiteral.integer(32),
-                resistance: AxisPair(horizontal: rng.chance(0.2) ? Priority.integer(500) : .high, vertical: .high))
+                resistance: AxisPair(horizontal: i == yielding ? Priority.integer(500) : .high, vertical: .high))
             if let previous {
                 b.add(chip, .leading, .equal, previous, .trailing, plus: margin)
                 b.add(chip, .top, .equal, previous, .top)
@@ -329,14 +332,14 @@ enum RealisticFamilies {
     static func aspectImages(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
         var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         // height = ratio × width: 16:9, 4:3, 1:1, 2:3 (portrait photo), 3:2.
-        let ratios = ["0.5625", "0.75", "1", "1.5", "0.6666666667"]
+        let ratios = ["0.5625", "0.75", "1", "1.5", "0.6666666667"].map(NumericLiteral.decimal)
         var previous: ItemIndex?
         var index = 0
         while b.viewCount < size {
             let image = b.addView("image\(index)")
             b.add(image, .leading, .equal, b.root, .leadingMargin)
             b.add(b.root, .trailingMargin, .equal, image, .trailing)
-            b.add(image, .height, .equal, image, .width, times: .decimal(rng.element(of: ratios)))
+            b.add(image, .height, .equal, image, .width, times: rng.element(of: ratios))
             if let previous {
                 b.add(image, .top, .equal, previous, .bottom, plus: NumericLiteral.integer(12))
             } else {

@@ -135,7 +135,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
         Double(next() >> 11) * 0x1p-53
     }
 
-    /// True with probability `probability` (clamped to [0, 1]).
+    /// True with probability `probability` (0 or less: never; 1 or more: always).
     @inlinable
     public mutating func chance(_ probability: Double) -> Bool {
         unitInterval() < probability

@@ -1,5 +1,6 @@
 import BackendContract
 import ExactSimplex
+import FloatSimplex
 import Foundation
 import GaussianBackend
 import Runner
@@ -9,6 +10,7 @@ enum BackendRegistry {
     static let all: [any LayoutBackend] = {
         var backends: [any LayoutBackend] = [
             ExactSimplexBackend(),
+            CassowaryBackend(),
             GaussianEliminationBackend(),
         ]
         // Deliberately broken backends for the runner's own tests (crash isolation, hangs).

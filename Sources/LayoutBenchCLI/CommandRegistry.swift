@@ -8,6 +8,7 @@ enum CommandRegistry {
         BackendsCommand.self,
         GenerateCommand.self,
         BenchCommand.self,
+        IncrementalBenchCommand.self,
         FuzzCommand.self,
         ReplayCommand.self,
         PrintCommand.self,

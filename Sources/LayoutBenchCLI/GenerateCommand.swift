@@ -38,11 +38,8 @@ struct GenerateCommand: ParsableCommand {
         guard let family else {
             throw ValidationError("--family is required (or use --list)")
         }
-        if family != "all" && Families.named(family) == nil {
-            throw ValidationError("unknown family '\(family)'; --list names them")
-        }
-        guard (1...1_000_000).contains(size) else {
-            throw ValidationError("--size must be between 1 and 1,000,000")
+        guard Families.sizes.contains(size) else {
+            throw ValidationError("--size must be between \(Families.sizes.lowerBound) and \(Families.sizes.upperBound)")
         }
         guard count >= 1 else {
             throw ValidationError("--count must be at least 1")
@@ -64,7 +61,16 @@ struct GenerateCommand: ParsableCommand {
             }
             return
         }
-        let families = family == "all" ? Families.all : Families.named(family ?? "").map { [$0] } ?? []
+        let name = family ?? ""
+        let families: [Family]
+        if name == "all" {
+            families = Families.all
+        } else if let one = Families.named(name) {
+            families = [one]
+        } else {
+            printError("unknown family '\(name)'; `layoutbench generate --list` names them")
+            throw ExitStatus.invalidInput
+        }
         guard let out else {
             if let only = families.first {
                 print(generate(family: only, size: size, seed: seed).text, terminator: "")

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BackendContract
+import CertificateChecker
 import ExactArithmetic
+import ExactSimplex
 import Foundation
 import LayoutModel
 
@@ -39,6 +41,12 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var timeLimit: Double?
 
+    @Flag(help: "Also produce the exact backend's certificate (Farkas for a conflict, duals per level) and check it with the independent checker; exits 1 if it does not check.")
+    var certify = false
+
+    @Option(help: "With --certify, write the certificate (JSON) to this file.")
+    var certificateOut: String?
+
     func run() throws {
         guard let solver = BackendRegistry.backend(named: backend) else {
             printError("unknown backend '\(backend)'; choose one of: \(BackendRegistry.names)")
@@ -51,8 +59,29 @@ struct SolveCommand: ParsableCommand {
         }
         let budget = Budget(iterations: maxIterations, wallTime: timeLimit.map { .milliseconds(Int64($0 * 1000)) })
         let result: BackendResult
+        var verdict: CertificateVerdict?
         do {
-            result = try solver.solve(system, budget: budget)
+            if certify {
+                guard let exact = solver as? ExactSimplexBackend else {
+                    printError("--certify needs the exact backend (--backend exact)")
+                    throw ExitStatus.invalidInput
+                }
+                let (certified, certificate) = try exact.solveCertified(system, budget: budget)
+                result = certified
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                let data = try encoder.encode(certificate)
+                if let certificateOut {
+                    try data.write(to: URL(fileURLWithPath: certificateOut), options: .atomic)
+                }
+                if certified.solution.status != .budgetExceeded {
+                    verdict = CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution)
+                }
+            } else {
+                result = try solver.solve(system, budget: budget)
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             printError("\(file): \(error)")
             throw ExitStatus.internalFailure
@@ -77,6 +106,15 @@ struct SolveCommand: ParsableCommand {
             }
         case .text:
             print(ResultTable(system: system, result: result, backend: solver.name, global: global).text)
+        }
+        if let verdict {
+            switch verdict {
+            case .verified:
+                printError("certificate: verified by the independent checker")
+            case .rejected(let reasons):
+                printError("certificate: REJECTED: " + reasons.joined(separator: "; "))
+                throw ExitStatus.internalFailure
+            }
         }
     }
 

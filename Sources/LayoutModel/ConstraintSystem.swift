@@ -153,7 +153,48 @@ public struct Constraint: Sendable, Codable {
     public var priority: Priority
     public var origin: ConstraintOrigin
     /// Token positions when the constraint was read from text.
-    public var source: ConstraintSource?
+    public var source: ConstraintSource? {
+        get { sourceBox?.value }
+        set { sourceBox = newValue.map(SourceBox.init) }
+    }
+    /// Positions are rarely read and large (eight locations); keeping them out of line halves
+    /// a constraint's size, which matters for 100,000-view systems.
+    private var sourceBox: SourceBox?
+
+    private final class SourceBox: Sendable {
+        let value: ConstraintSource
+        init(_ value: ConstraintSource) { self.value = value }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, first, relation, multiplier, second, constant, priority, origin, source
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(String.self, forKey: .id)
+        first = try c.decode(AttributeReference.self, forKey: .first)
+        relation = try c.decode(Relation.self, forKey: .relation)
+        multiplier = try c.decode(NumericLiteral.self, forKey: .multiplier)
+        second = try c.decodeIfPresent(AttributeReference.self, forKey: .second)
+        constant = try c.decode(NumericLiteral.self, forKey: .constant)
+        priority = try c.decode(Priority.self, forKey: .priority)
+        origin = try c.decode(ConstraintOrigin.self, forKey: .origin)
+        source = try c.decodeIfPresent(ConstraintSource.self, forKey: .source)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(first, forKey: .first)
+        try c.encode(relation, forKey: .relation)
+        try c.encode(multiplier, forKey: .multiplier)
+        try c.encodeIfPresent(second, forKey: .second)
+        try c.encode(constant, forKey: .constant)
+        try c.encode(priority, forKey: .priority)
+        try c.encode(origin, forKey: .origin)
+        try c.encodeIfPresent(source, forKey: .source)
+    }
 
     public init(
         id: String? = nil, first: AttributeReference, relation: Relation,
@@ -169,7 +210,7 @@ public struct Constraint: Sendable, Codable {
         self.constant = constant
         self.priority = priority
         self.origin = origin
-        self.source = source
+        self.sourceBox = source.map(SourceBox.init)
     }
 
     /// The items the constraint names (one or two).
@@ -250,18 +291,26 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
         precondition(item.parent != nil, "a view has a parent")
         let index = items.count
         items.append(item)
+        constraints += Self.intrinsicConstraints(of: item, at: index, source: source)
+        return index
+    }
+
+    /// The hugging and compression-resistance constraints an item's intrinsic size implies,
+    /// in the spec's order: width-hug, width-resist, height-hug, height-resist.
+    public static func intrinsicConstraints(of item: Item, at index: ItemIndex, source: SourceLocation? = nil) -> [Constraint] {
+        var generated: [Constraint] = []
         for (axis, attribute) in [(Attribute.Axis.horizontal, Attribute.width), (.vertical, .height)] {
             guard let metric = item.intrinsic[axis] else { continue }
             let ref = AttributeReference(item: index, attribute: attribute)
             let where_ = source.map { ConstraintSource(all: $0) }
-            constraints.append(Constraint(
+            generated.append(Constraint(
                 first: ref, relation: .lessThanOrEqual, second: nil, constant: metric,
                 priority: item.hugging[axis], origin: .intrinsic, source: where_))
-            constraints.append(Constraint(
+            generated.append(Constraint(
                 first: ref, relation: .greaterThanOrEqual, second: nil, constant: metric,
                 priority: item.resistance[axis], origin: .intrinsic, source: where_))
         }
-        return index
+        return generated
     }
 
     /// Renames an item (names are not referenced anywhere else).

@@ -60,9 +60,7 @@ extension ConstraintSystem {
             let view = constraints[j].first.item
             let count = intrinsicCount(of: view)
             if view >= expectedView && count > 0 && j + count <= constraints.count {
-                var probe = ConstraintSystem(name: nil, direction: direction, items: Array(items[0..<view]), constraints: [])
-                probe.addView(items[view])
-                if Array(constraints[j..<(j + count)]) == probe.constraints
+                if Array(constraints[j..<(j + count)]) == Self.intrinsicConstraints(of: items[view], at: view)
                     && constraints[j..<(j + count)].allSatisfy({ $0.id == nil }) {
                     anchors[view] = j
                     expectedView = view + 1

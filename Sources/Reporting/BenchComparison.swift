@@ -33,11 +33,17 @@ public struct BenchComparison: Sendable, Hashable {
 
     /// One matched (or unmatched) row.
     public struct Row: Sendable, Hashable {
+        /// The generator family.
         public var family: String
+        /// The size asked of the generator.
         public var size: Int
+        /// The backend that solved it.
         public var backend: String
+        /// The baseline's row; nil when only the current run has it.
         public var baseline: BenchResult?
+        /// The current run's row; nil when only the baseline has it.
         public var current: BenchResult?
+        /// What changed.
         public var verdict: Verdict
         /// `p50(current) − p50(baseline)` in nanoseconds, when both were timed.
         public var change: Double?
@@ -57,10 +63,12 @@ public struct BenchComparison: Sendable, Hashable {
         }
     }
 
+    /// The rule the timings were judged by.
     public var rule: RegressionRule
     /// Every row, sorted by family, size, backend, then seed.
     public var rows: [Row]
 
+    /// Matches the rows of `current` against `baseline` and judges each pair by `rule`.
     public init(baseline: BenchReport, current: BenchReport, rule: RegressionRule = .standard) {
         self.rule = rule
         struct Key: Hashable, Comparable {

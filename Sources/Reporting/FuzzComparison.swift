@@ -5,6 +5,7 @@
 /// but not judged, since they scale with the number of cases run. Fingerprints (which also
 /// hash the reduced repro) are listed as new or gone for the reader to open.
 public struct FuzzComparison: Sendable, Hashable {
+    /// What happened to a signature between the runs.
     public enum Verdict: String, Sendable, Hashable {
         /// Only the current run hit the signature.
         case new
@@ -14,10 +15,15 @@ public struct FuzzComparison: Sendable, Hashable {
         case persisting
     }
 
+    /// One signature in either run.
     public struct Row: Sendable, Hashable {
+        /// `class/backend[/oracle]`.
         public var signature: String
+        /// Occurrences in the baseline (0 when it never hit the signature).
         public var baselineCount: Int
+        /// Occurrences in the current run.
         public var currentCount: Int
+        /// New, gone or persisting.
         public var verdict: Verdict
     }
 
@@ -28,6 +34,7 @@ public struct FuzzComparison: Sendable, Hashable {
     /// Stored findings whose fingerprint only the baseline has, sorted by fingerprint.
     public var goneFindings: [FuzzFindingEntry]
 
+    /// Compares the signatures and fingerprints of `current` with those of `baseline`.
     public init(baseline: FuzzReport, current: FuzzReport) {
         let old = FuzzTotals(baseline).occurrences, new = FuzzTotals(current).occurrences
         let signatures = Set(old.filter { $0.value > 0 }.keys).union(new.filter { $0.value > 0 }.keys).sorted()
@@ -81,9 +88,12 @@ public enum ReportComparison: Sendable, Hashable {
 
 /// A bench report compared with a fuzz report.
 public struct ReportComparisonError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `bench` or `fuzz`.
     public var baselineKind: String
+    /// `bench` or `fuzz`.
     public var currentKind: String
 
+    /// One line for the terminal.
     public var description: String {
         "cannot compare a \(baselineKind) report with a \(currentKind) report"
     }

@@ -17,6 +17,7 @@ public struct GrowthFit: Sendable, Hashable {
     /// The number of points the fit used.
     public var pointCount: Int
 
+    /// A fit with known parameters (for tests, or a fit computed elsewhere).
     public init(exponent: Double, coefficient: Double, rSquared: Double, pointCount: Int) {
         self.exponent = exponent
         self.coefficient = coefficient

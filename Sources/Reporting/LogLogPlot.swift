@@ -90,27 +90,25 @@ struct LogLogPlot: Sendable {
 
     private func grid(x: Axis, y: Axis) -> String {
         var out = "<g class=\"axes\">\n"
-        for decade in x.minorTicks {
-            let px = n(x.position(decade))
+        for value in x.minorTicks {
+            let px = n(x.position(value))
             out += "<line x1=\"\(px)\" y1=\"\(Self.top)\" x2=\"\(px)\" y2=\"\(Self.bottom)\" stroke=\"#eeeeee\"/>\n"
         }
-        for decade in y.minorTicks {
-            let py = n(y.position(decade))
+        for value in y.minorTicks {
+            let py = n(y.position(value))
             out += "<line x1=\"\(Self.left)\" y1=\"\(py)\" x2=\"\(Self.right)\" y2=\"\(py)\" stroke=\"#eeeeee\"/>\n"
         }
-        for (index, decade) in x.decades.enumerated() {
-            let px = n(x.position(pow(10, Double(decade))))
-            out += "<line x1=\"\(px)\" y1=\"\(Self.top)\" x2=\"\(px)\" y2=\"\(Self.bottom + 5)\" stroke=\"#cccccc\"/>\n"
-            if index % x.labelStride == 0 {
-                out += "<text x=\"\(px)\" y=\"\(n(Self.bottom + 20))\" text-anchor=\"middle\" class=\"tick\">\(ReportFormat.sizeTick(decade: decade))</text>\n"
-            }
+        for tick in x.ticks {
+            let px = n(x.position(tick.value))
+            let stroke = tick.mantissa == 1 ? "#cccccc" : "#e0e0e0"
+            out += "<line x1=\"\(px)\" y1=\"\(Self.top)\" x2=\"\(px)\" y2=\"\(n(Self.bottom + 5))\" stroke=\"\(stroke)\"/>\n"
+            out += "<text x=\"\(px)\" y=\"\(n(Self.bottom + 20))\" text-anchor=\"middle\" class=\"tick\">\(ReportFormat.sizeTick(mantissa: tick.mantissa, decade: tick.decade))</text>\n"
         }
-        for (index, decade) in y.decades.enumerated() {
-            let py = y.position(pow(10, Double(decade)))
-            out += "<line x1=\"\(n(Self.left - 5))\" y1=\"\(n(py))\" x2=\"\(Self.right)\" y2=\"\(n(py))\" stroke=\"#cccccc\"/>\n"
-            if index % y.labelStride == 0 {
-                out += "<text x=\"\(n(Self.left - 9))\" y=\"\(n(py + 4))\" text-anchor=\"end\" class=\"tick\">\(ReportFormat.timeTick(decade: decade))</text>\n"
-            }
+        for tick in y.ticks {
+            let py = y.position(tick.value)
+            let stroke = tick.mantissa == 1 ? "#cccccc" : "#e0e0e0"
+            out += "<line x1=\"\(n(Self.left - 5))\" y1=\"\(n(py))\" x2=\"\(Self.right)\" y2=\"\(n(py))\" stroke=\"\(stroke)\"/>\n"
+            out += "<text x=\"\(n(Self.left - 9))\" y=\"\(n(py + 4))\" text-anchor=\"end\" class=\"tick\">\(ReportFormat.timeTick(mantissa: tick.mantissa, decade: tick.decade))</text>\n"
         }
         out += "<rect x=\"\(Self.left)\" y=\"\(Self.top)\" width=\"\(n(Self.right - Self.left))\" height=\"\(n(Self.bottom - Self.top))\" fill=\"none\" stroke=\"#555555\"/>\n"
         out += "<text x=\"\(n((Self.left + Self.right) / 2))\" y=\"\(n(Self.bottom + 44))\" text-anchor=\"middle\" class=\"axis-label\">size (log scale)</text>\n"
@@ -147,42 +145,69 @@ struct LogLogPlot: Sendable {
     private func n(_ value: Double) -> String { ReportFormat.fixed(value, decimals: 1) }
 }
 
-/// One logarithmic axis: whole decades that cover the values, mapped onto a pixel range.
+/// One logarithmic axis: the data's range with a margin, so that no point sits on the frame,
+/// mapped onto a pixel range; labelled at powers of ten, and also at 2× and 5× them when the
+/// range spans too few decades for those alone to show the scale.
 private struct Axis {
-    var low: Int
-    var high: Int
+    /// log10 of the ends.
+    var low: Double
+    var high: Double
     var from: Double
     var to: Double
 
+    struct Tick {
+        var mantissa: Int
+        var decade: Int
+        var value: Double { Double(mantissa) * pow(10, Double(decade)) }
+    }
+
     init(values: [Double], from: Double, to: Double) {
-        let logs = values.filter { $0 > 0 && $0.isFinite }.map(log10)
-        let lo = logs.min() ?? 0, hi = logs.max() ?? 1
-        // Clamp so that a malformed document (1e300 ns) cannot ask for thousands of ticks.
-        var low = Int(max(-30, min(30, lo.rounded(.down))))
-        var high = Int(max(-30, min(30, hi.rounded(.up))))
-        // Keep a point off the frame when it sits exactly on a decade at an end.
-        if Double(low) == lo, logs.count > 0, high - low < 1 { low -= 1 }
-        if high <= low { high = low + 1 }
-        self.low = low
-        self.high = high
+        // Clamped, so that a malformed document (1e300 ns) cannot ask for thousands of ticks.
+        let logs = values.filter { $0 > 0 && $0.isFinite }.map { min(30, max(-30, log10($0))) }
+        var lo = logs.min() ?? 0, hi = logs.max() ?? 1
+        if hi - lo < 0.5 {
+            // One size or one time: show half a decade either side, enough to read the scale.
+            let middle = (lo + hi) / 2
+            lo = middle - 0.5
+            hi = middle + 0.5
+        }
+        let margin = (hi - lo) * 0.06
+        self.low = lo - margin
+        self.high = hi + margin
         self.from = from
         self.to = to
     }
 
-    var decades: [Int] { Array(low...high) }
+    private func inRange(_ value: Double) -> Bool {
+        let l = log10(value)
+        return l >= low - 1e-9 && l <= high + 1e-9
+    }
 
-    /// Label every decade unless there are so many that labels would collide.
-    var labelStride: Int { decades.count > 12 ? 2 : 1 }
+    private var decadeRange: ClosedRange<Int> {
+        Int(low.rounded(.down))...max(Int(low.rounded(.down)), Int(high.rounded(.up)))
+    }
+
+    var ticks: [Tick] {
+        let decades = decadeRange
+        let ones = decades.map { Tick(mantissa: 1, decade: $0) }.filter { inRange($0.value) }
+        if ones.count >= 3 {
+            // Many decades: thin the labels so they do not collide.
+            let stride = ones.count > 12 ? 2 : 1
+            return ones.enumerated().filter { $0.offset % stride == 0 }.map(\.element)
+        }
+        return decades.flatMap { d in [1, 2, 5].map { Tick(mantissa: $0, decade: d) } }.filter { inRange($0.value) }
+    }
 
     /// 2×, 3×, … 9× each decade, drawn faintly when there are few decades.
     var minorTicks: [Double] {
-        guard high - low <= 6 else { return [] }
-        return (low..<high).flatMap { decade in (2...9).map { Double($0) * pow(10, Double(decade)) } }
+        let decades = decadeRange
+        guard decades.count <= 7 else { return [] }
+        return decades.flatMap { d in (2...9).map { Double($0) * pow(10, Double(d)) } }.filter(inRange)
     }
 
     func position(_ value: Double) -> Double {
         guard value > 0, value.isFinite else { return from }
-        let t = (log10(value) - Double(low)) / Double(high - low)
-        return from + (to - from) * min(max(t, -0.05), 1.05)
+        let t = (log10(value) - low) / (high - low)
+        return from + (to - from) * min(max(t, -0.02), 1.02)
     }
 }

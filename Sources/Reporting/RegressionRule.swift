@@ -17,6 +17,8 @@ public struct RegressionRule: Sendable, Hashable {
     /// The default: a 5 % floor.
     public static let standard = RegressionRule()
 
+    /// A rule with the given relative floor (0.05 = 5 %); a negative or non-finite floor
+    /// counts as 0 or the default respectively.
     public init(minimumRelativeChange: Double = 0.05) {
         self.minimumRelativeChange = minimumRelativeChange.isFinite ? max(0, minimumRelativeChange) : 0.05
     }

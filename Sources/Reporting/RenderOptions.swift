@@ -7,6 +7,7 @@ public struct RenderOptions: Sendable, Hashable {
     /// The rule that flags regressions against a baseline.
     public var rule: RegressionRule
 
+    /// Options with links relative to the report's own folder and the standard rule by default.
     public init(reproPrefix: String = "", rule: RegressionRule = .standard) {
         self.reproPrefix = reproPrefix
         self.rule = rule

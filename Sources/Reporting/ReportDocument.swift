@@ -114,12 +114,14 @@ public enum ReportDocumentError: Error, Sendable, Hashable, CustomStringConverti
     case missingSchema
     /// A `schema` other than `layoutbench.bench` and `layoutbench.fuzz`.
     case unknownSchema(String)
+    /// A known `schema` without an integer `version`.
     case missingVersion(schema: String)
     /// A major version this reader does not know.
     case unsupportedVersion(schema: String, found: Int, supported: Int)
     /// The right schema and version, but a field is missing or has the wrong type.
     case malformed(schema: String, reason: String)
 
+    /// One line naming what is wrong, for `PATH: message` on standard error.
     public var description: String {
         switch self {
         case .notJSON(let reason):

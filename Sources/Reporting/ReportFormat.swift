@@ -71,23 +71,18 @@ public enum ReportFormat {
         "n^" + fixed(value, decimals: 2)
     }
 
-    /// A tick label for a power of ten on the size axis: `1`, `10`, `100`, `1k`, `10k`, `1M`.
-    static func sizeTick(decade: Int) -> String {
-        switch decade {
-        case ..<0: return "1e\(decade)"
-        case 0..<3: return "1" + String(repeating: "0", count: decade)
-        case 3..<6: return "1" + String(repeating: "0", count: decade - 3) + "k"
-        case 6..<9: return "1" + String(repeating: "0", count: decade - 6) + "M"
-        default: return "1e\(decade)"
-        }
+    /// A tick label for `mantissa × 10^decade` on the size axis: `1`, `20`, `500`, `1k`, `50k`, `2M`.
+    static func sizeTick(mantissa: Int, decade: Int) -> String {
+        guard decade >= 0, decade < 12 else { return "\(mantissa)e\(decade)" }
+        let (base, suffix) = decade >= 9 ? (9, "G") : decade >= 6 ? (6, "M") : decade >= 3 ? (3, "k") : (0, "")
+        return String(mantissa) + String(repeating: "0", count: decade - base) + suffix
     }
 
-    /// A tick label for a power of ten nanoseconds: `1 ns` … `100 s`.
-    static func timeTick(decade: Int) -> String {
-        let units = [(0, "ns"), (3, "µs"), (6, "ms"), (9, "s")]
-        guard decade >= 0 else { return "1e\(decade) ns" }
-        guard decade < 12 else { return "1e\(decade - 9) s" }
-        let (base, unit) = units.last(where: { $0.0 <= decade }) ?? (0, "ns")
-        return "1" + String(repeating: "0", count: decade - base) + " " + unit
+    /// A tick label for `mantissa × 10^decade` nanoseconds: `1 ns`, `20 µs`, `500 ms`, `2 s`.
+    static func timeTick(mantissa: Int, decade: Int) -> String {
+        guard decade >= 0 else { return "\(mantissa)e\(decade) ns" }
+        guard decade < 12 else { return "\(mantissa)e\(decade - 9) s" }
+        let (base, unit) = decade >= 9 ? (9, "s") : decade >= 6 ? (6, "ms") : decade >= 3 ? (3, "µs") : (0, "ns")
+        return String(mantissa) + String(repeating: "0", count: decade - base) + " " + unit
     }
 }

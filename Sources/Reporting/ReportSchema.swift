@@ -226,18 +226,23 @@ public struct FuzzReport: Sendable, Hashable, Codable {
         self.findings = findings
     }
 
-    /// Cases run over all shards.
-    public var cases: Int { shards.reduce(0) { $0 + $1.cases } }
+    /// Cases run over all shards (sums saturate: a report is input, and input must not trap).
+    public var cases: Int { shards.reduce(0) { Self.saturatingSum($0, $1.cases) } }
     /// Whether any shard stopped early.
     public var interrupted: Bool { shards.contains { $0.interrupted } }
     /// Occurrences by signature over all shards.
     public var occurrences: [String: Int] {
-        shards.reduce(into: [:]) { total, shard in total.merge(shard.occurrences, uniquingKeysWith: +) }
+        shards.reduce(into: [:]) { total, shard in total.merge(shard.occurrences, uniquingKeysWith: Self.saturatingSum) }
     }
     /// Crashed cases over all shards, ascending.
     public var crashedCases: [UInt64] { shards.flatMap(\.crashedCases).sorted() }
     /// Wall time summed over shards.
     public var seconds: Double { shards.reduce(0) { $0 + $1.seconds } }
+
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
+    }
 
     /// The report with wall times zeroed: what must be equal between two runs of one campaign.
     public var withoutTimings: FuzzReport {

@@ -4,26 +4,28 @@ public enum TerminalComparison {
     ///
     /// Regressions are marked `▲ REGRESSION`, improvements `▼ improved`; with `color`, they are
     /// also red and green (ANSI escapes; leave it off when the output is not a terminal).
+    /// With `changedOnly`, rows that did not change are left out (the summary still counts them).
     /// Throws when one report is a bench report and the other a fuzz report.
     public static func render(
-        _ baseline: ReportDocument, _ current: ReportDocument, rule: RegressionRule = .standard, color: Bool = false
+        _ baseline: ReportDocument, _ current: ReportDocument, rule: RegressionRule = .standard, color: Bool = false,
+        changedOnly: Bool = false
     ) throws(ReportComparisonError) -> String {
-        render(try ReportComparison(baseline: baseline, current: current, rule: rule), color: color)
+        render(try ReportComparison(baseline: baseline, current: current, rule: rule), color: color, changedOnly: changedOnly)
     }
 
     /// The table for a comparison already made.
-    public static func render(_ comparison: ReportComparison, color: Bool = false) -> String {
+    public static func render(_ comparison: ReportComparison, color: Bool = false, changedOnly: Bool = false) -> String {
         switch comparison {
-        case .bench(let c): bench(c, color: color)
-        case .fuzz(let c): fuzz(c, color: color)
+        case .bench(let c): bench(c, color: color, changedOnly: changedOnly)
+        case .fuzz(let c): fuzz(c, color: color, changedOnly: changedOnly)
         }
     }
 
-    private static func bench(_ comparison: BenchComparison, color: Bool) -> String {
+    private static func bench(_ comparison: BenchComparison, color: Bool, changedOnly: Bool) -> String {
         var table = TextTable(
             header: ["family", "size", "backend", "status", "p50 A", "p50 B", "Δ", "threshold", "verdict"],
             rightAligned: [1, 4, 5, 6, 7])
-        for row in comparison.rows {
+        for row in comparison.rows where !(changedOnly && row.verdict == .unchanged) {
             let status = HTMLReport.statusText(row)
             let verdict: String
             var tone = Tone.plain
@@ -47,8 +49,7 @@ public enum TerminalComparison {
                 verdict + (row.seedsDiffer ? " (seeds differ)" : ""),
             ], tone: tone)
         }
-        var out = table.render(color: color)
-        out += "\n"
+        var out = table.rows.isEmpty ? "" : table.render(color: color) + "\n"
         for backend in comparison.backends {
             if let mean = comparison.geometricMeanRatio(backend: backend) {
                 out += "\(backend): B/A p50 geometric mean \(ReportFormat.fixed(mean.ratio, decimals: 3))× over \(mean.rows) row\(mean.rows == 1 ? "" : "s")\n"
@@ -60,17 +61,17 @@ public enum TerminalComparison {
         return out
     }
 
-    private static func fuzz(_ comparison: FuzzComparison, color: Bool) -> String {
+    private static func fuzz(_ comparison: FuzzComparison, color: Bool, changedOnly: Bool) -> String {
         var table = TextTable(header: ["signature", "A", "B", "verdict"], rightAligned: [1, 2])
-        for row in comparison.rows {
+        for row in comparison.rows where !(changedOnly && row.verdict == .persisting) {
             switch row.verdict {
             case .new: table.add([row.signature, String(row.baselineCount), String(row.currentCount), "▲ NEW"], tone: .bad)
             case .gone: table.add([row.signature, String(row.baselineCount), String(row.currentCount), "▼ gone"], tone: .good)
             case .persisting: table.add([row.signature, String(row.baselineCount), String(row.currentCount), "="], tone: .plain)
             }
         }
-        var out = comparison.rows.isEmpty ? "no findings in either report\n" : table.render(color: color)
-        out += "\n"
+        var out = table.rows.isEmpty ? "" : table.render(color: color) + "\n"
+        if comparison.rows.isEmpty { out = "no findings in either report\n\n" }
         for finding in comparison.newFindings {
             out += "new finding \(finding.fingerprint): layoutbench replay \(Markup.shellWord(finding.repro))\n"
         }

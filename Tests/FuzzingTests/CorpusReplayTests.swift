@@ -1,5 +1,6 @@
 import BackendContract
 import ExactSimplex
+import FloatSimplex
 import Foundation
 import GaussianBackend
 import Testing
@@ -13,7 +14,7 @@ let repositoryRoot: String = {
 }()
 
 /// Every backend the corpus is replayed with.
-let allBackends: [any LayoutBackend] = [ExactSimplexBackend(), GaussianEliminationBackend()]
+let allBackends: [any LayoutBackend] = [ExactSimplexBackend(), CassowaryBackend(), GaussianEliminationBackend()]
 
 @Suite struct CorpusReplayTests {
     static let files = CorpusReplay.layoutFiles(under: [repositoryRoot + "/Corpora"])

@@ -120,14 +120,16 @@ struct FamilyPropertyTests {
     @Test("hugging contests: the two labels of a row differ in hugging or resistance")
     func huggingContest() throws {
         let system = generate(family: try family("hugging-contest"), size: 30, seed: 6).system
-        for (index, item) in system.items.enumerated() where item.name.hasPrefix("name") {
+        var rows = 0
+        for item in system.items where item.name.hasPrefix("name") {
             let row = item.name.dropFirst(4)
             guard let other = system.itemIndex(named: "value\(row)") else { continue }
             let b = system.items[other]
             #expect(item.hugging.horizontal != b.hugging.horizontal)
             #expect(item.resistance.horizontal != b.resistance.horizontal)
-            _ = index
+            rows += 1
         }
+        #expect(rows == 15)
     }
 
     @Test("random family: views form a tree with varied priorities, constants and multipliers")
@@ -292,7 +294,7 @@ struct FamilyPropertyTests {
         for view in 1...system.viewCount {
             let widths = optional.filter { $0.first.item == view && $0.first.attribute == .width }
             #expect(widths.count >= 3)
-            #expect(Set(widths.map(\.constant)).count >= 2 || widths.count >= 3)
+            #expect(Set(widths.map(\.constant)).count >= 2)
         }
     }
 
@@ -368,12 +370,11 @@ struct FamilyPropertyTests {
     func longChain() throws {
         let system = generate(family: try family("long-chain"), size: 2000, seed: 3).system
         #expect(system.viewCount == 2000)
-        for view in 2...system.viewCount {
-            #expect(system.constraints.contains {
-                $0.first == AttributeReference(item: view, attribute: .leading)
-                    && $0.second == AttributeReference(item: view - 1, attribute: .trailing)
-            })
+        var placedAfterPrevious = Set<ItemIndex>()
+        for c in system.constraints where c.first.attribute == .leading && c.second?.attribute == .trailing {
+            if c.second?.item == c.first.item - 1 { placedAfterPrevious.insert(c.first.item) }
         }
+        #expect(placedAfterPrevious == Set(2...system.viewCount))
     }
 
     @Test("equal-hugging: labels of a row share hugging and resistance, and the row has slack or a shortfall")

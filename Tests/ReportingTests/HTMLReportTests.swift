@@ -119,6 +119,20 @@ struct HTMLReportTests {
         #expect(!page.contains("<iframe>"))
     }
 
+    @Test("axes are labelled at powers of ten, and at 2× and 5× them over short ranges")
+    func axisLabels() {
+        // bench --quick measures sizes 10 and 100 only: one decade, so 20 and 50 are labelled too.
+        var report = SampleReports.quickBench()
+        report.results = report.results.filter { $0.family == "form" && ($0.size == 10 || $0.size == 80) && $0.backend == "exact" }
+        let html = HTMLReport.render(.bench(report))
+        for label in [">10</text>", ">20</text>", ">50</text>"] { #expect(html.contains(label), "\(label)") }
+        #expect(!html.contains(">1</text>"))
+        // The full sample spans 5…80 in size and about 10 µs…100 ms in time: decades only on the time axis.
+        let full = HTMLReport.render(.bench(SampleReports.quickBench()))
+        for label in [">10 µs</text>", ">100 µs</text>", ">1 ms</text>", ">10 ms</text>"] { #expect(full.contains(label), "\(label)") }
+        #expect(!full.contains(">20 µs</text>"))
+    }
+
     @Test("malformed numbers render without trapping")
     func malformedNumbers() {
         var report = SampleReports.quickBench()

@@ -7,6 +7,7 @@ import Testing
 ///
 /// Needs Chromium; when `which chromium` fails the test returns early without failing (the
 /// script itself can install it: `scripts/check-html-render.sh FILE` runs apt-get).
+/// Set LAYOUTBENCH_RENDER_DIR to keep the pages and their screenshots.
 @Suite("Render check")
 struct RenderCheckTests {
     static let script = URL(fileURLWithPath: #filePath)
@@ -37,9 +38,11 @@ struct RenderCheckTests {
             // Skipped: no Chromium on this machine (install it, or run the script once, to check rendering).
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-render-\(ProcessInfo.processInfo.processIdentifier)")
+        // LAYOUTBENCH_RENDER_DIR keeps the pages and screenshots for a look; otherwise a temporary folder.
+        let kept = ProcessInfo.processInfo.environment["LAYOUTBENCH_RENDER_DIR"].map { URL(fileURLWithPath: $0) }
+        let folder = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-render-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("findings"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
 
         let bench = folder.appendingPathComponent("bench.html")
         try Data(HTMLReport.render(.bench(SampleReports.quickBench()), baseline: .bench(SampleReports.quickBaseline())).utf8).write(to: bench)

@@ -93,3 +93,41 @@ struct SnapshotTests {
         #expect(message.contains("+ X"))
     }
 }
+
+@Suite("TerminalComparison")
+struct TerminalComparisonTests {
+    @Test("changed-only leaves out unchanged rows but still counts them")
+    func changedOnly() throws {
+        let text = try TerminalComparison.render(.bench(SampleReports.quickBaseline()), .bench(SampleReports.quickBench()), changedOnly: true)
+        let tableRows = text.split(separator: "\n").filter { $0.contains("optimal") }
+        #expect(tableRows.count == 11)
+        #expect(text.contains("5 regressions, 6 improvements in 75 rows"))
+        let fuzz = try TerminalComparison.render(.fuzz(SampleReports.fuzzBaseline()), .fuzz(SampleReports.smallFuzz()), changedOnly: true)
+        #expect(!fuzz.contains("suboptimal/float"))
+        #expect(fuzz.contains("crash/float"))
+    }
+
+    @Test("colour wraps regressions in red and improvements in green, and only when asked")
+    func color() throws {
+        let plain = try TerminalComparison.render(.bench(SampleReports.quickBaseline()), .bench(SampleReports.quickBench()))
+        #expect(!plain.contains("\u{1B}["))
+        let colored = try TerminalComparison.render(.bench(SampleReports.quickBaseline()), .bench(SampleReports.quickBench()), color: true)
+        #expect(colored.contains("\u{1B}[1;31mgrid"))
+        #expect(colored.contains("\u{1B}[32mform"))
+    }
+
+    @Test("columns line up, counted in characters")
+    func alignment() throws {
+        let text = try TerminalComparison.render(.bench(SampleReports.quickBaseline()), .bench(SampleReports.quickBench()))
+        let lines = text.split(separator: "\n").prefix(77)
+        // The verdict column starts at the same character offset on every line.
+        let header = try #require(lines.first)
+        let offset = try #require(header.range(of: "verdict")).lowerBound
+        let column = header.distance(from: header.startIndex, to: offset)
+        for line in lines.dropFirst(2) {
+            #expect(line.count >= column + 1)
+            let start = line.index(line.startIndex, offsetBy: column)
+            #expect(line[line.index(before: start)] == " " && line[start] != " ", "\(line)")
+        }
+    }
+}

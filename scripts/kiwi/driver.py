@@ -42,11 +42,17 @@ def run(path, time_limit):
         level = c["level"]
         constraints.append(constraint | ("required" if level == 0 else strengths[level - 1]))
 
+    # With "group", every that many constraints go to a fresh solver (independent cells).
+    group = workload.get("group") or 0
+    solvers = []
     solver = kiwisolver.Solver()
     result = {"name": workload["name"], "constraints": len(constraints), "rejected": 0, "timeout": False}
     start = time.perf_counter()
     added = 0
     for constraint in constraints:
+        if group and added % group == 0:
+            solver = kiwisolver.Solver()
+            solvers.append(solver)
         try:
             solver.addConstraint(constraint)
         except kiwisolver.UnsatisfiableConstraint:
@@ -79,7 +85,8 @@ def run(path, time_limit):
                 break
         result["suggest_seconds"] = time.perf_counter() - start
         result["suggestions"] = steps
-    solver.updateVariables()
+    for each in solvers or [solver]:
+        each.updateVariables()
     result["values"] = [v.value() for v in variables]
     return result
 

@@ -12,14 +12,19 @@
 # resumes from its shard's checkpoint; since a campaign's cases depend only on (seed, case
 # index), the merged result is the same as if the shards had never failed.
 #
-# Prints `array=ID merge=ID` on the last line of standard output, or `complete` when no
-# shard needs a re-run.
+# Refuses while jobs of the campaign are still queued or running (two runs of one shard would
+# write the same folder). Prints `array=ID merge=ID` on the last line of standard output, or
+# `complete` when no shard needs a re-run.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dry_run=false
 if [[ ${1:-} == --dry-run ]]; then dry_run=true; shift; fi
-campaign=${1:?usage: rerun-shards.sh [--dry-run] CAMPAIGN_DIR [K,K,...]}
+if (( $# < 1 || $# > 2 )) || [[ $1 == -* ]]; then
+  echo "usage: rerun-shards.sh [--dry-run] CAMPAIGN_DIR [K,K,...]" >&2
+  exit 2
+fi
+campaign=$1
 campaign=$(realpath "$campaign")
 if [[ ! -f $campaign/campaign.env ]]; then
   echo "rerun-shards: $campaign/campaign.env is missing (not a campaign of submit-campaign.sh)" >&2
@@ -60,12 +65,20 @@ fi
 echo "rerun-shards: shards to run again: $list" >&2
 if $dry_run; then echo "$list"; exit 0; fi
 
+# Two runs of one shard at once would write the same folder: wait for the campaign's jobs
+# (marked by submit-campaign.sh's comment) to leave the queue first.
+queued=$(squeue -h -u "$(id -un)" -o '%i|%k' | awk -F'|' -v mark="layoutbench-campaign:$campaign" '$2 == mark {print $1}' | tr '\n' ' ')
+if [[ -n $queued ]]; then
+  echo "rerun-shards: jobs of this campaign are still queued or running: $queued; wait for them (or scancel them) first" >&2
+  exit 1
+fi
+
 array_job=$(sbatch --parsable --array="$list" --time="$TIME_LIMIT" --cpus-per-task="$JOBS" \
-  --output="$campaign/logs/shard-%a.out" "${SBATCH_EXTRA[@]}" \
+  --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/shard-%a.out" "${SBATCH_EXTRA[@]}" \
   "$here/fuzz-shard.sbatch" "$campaign")
 array_job=${array_job%%;*}
 merge_job=$(sbatch --parsable --dependency="afterany:$array_job" \
-  --output="$campaign/logs/merge-%j.out" "${SBATCH_EXTRA[@]}" \
+  --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/merge-%j.out" "${SBATCH_EXTRA[@]}" \
   "$here/merge.sbatch" "$campaign")
 merge_job=${merge_job%%;*}
 echo "rerun-shards: array job $array_job, merge job $merge_job" >&2

@@ -29,7 +29,12 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+# The header above, as help: on stdout with status 0 for --help, on stderr with 2 for misuse.
+usage() {
+  local status=${1:-2}
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&$(( status == 0 ? 1 : 2 ))
+  exit "$status"
+}
 
 cases="" shards=8 seed=1 backends=all families="" min_size=1 max_size=10 jobs=1
 time_limit=02:00:00 max_running="" binary=${LAYOUTBENCH:-$here/../../.build/release/layoutbench}
@@ -50,7 +55,7 @@ while (( $# > 0 )); do
     --fuzz-arg=*) fuzz_extra+=("${1#--fuzz-arg=}"); shift ;;
     --binary) binary=${2:?}; shift 2 ;;
     --) shift; sbatch_extra=("$@"); break ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     -*) echo "submit-campaign: unknown option $1" >&2; usage ;;
     *) [[ -z $campaign ]] || usage; campaign=$1; shift ;;
   esac
@@ -84,12 +89,14 @@ SBATCH_EXTRA=("${sbatch_extra[@]}")
 mv "$campaign/campaign.env.partial" "$campaign/campaign.env"
 
 array="0-$((shards - 1))${max_running:+%$max_running}"
+# The comment marks the campaign's jobs, so that rerun-shards.sh can tell whether any is
+# still queued or running.
 array_job=$(sbatch --parsable --array="$array" --time="$time_limit" --cpus-per-task="$jobs" \
-  --output="$campaign/logs/shard-%a.out" "${sbatch_extra[@]}" \
+  --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/shard-%a.out" "${sbatch_extra[@]}" \
   "$here/fuzz-shard.sbatch" "$campaign")
 array_job=${array_job%%;*}
 merge_job=$(sbatch --parsable --dependency="afterany:$array_job" \
-  --output="$campaign/logs/merge-%j.out" "${sbatch_extra[@]}" \
+  --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/merge-%j.out" "${sbatch_extra[@]}" \
   "$here/merge.sbatch" "$campaign")
 merge_job=${merge_job%%;*}
 

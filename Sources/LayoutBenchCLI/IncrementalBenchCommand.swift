@@ -1,0 +1,153 @@
+import ArgumentParser
+import FloatSimplex
+import Foundation
+
+/// `layoutbench bench-incremental`: the incremental workloads through the `float` backend's
+/// ``CassowarySolver`` and, with `--kiwi`, through kiwisolver (kiwi's C++ core) driven by
+/// `scripts/kiwi/run.sh`, side by side: time and answers.
+struct IncrementalBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-incremental",
+        abstract: "Benchmark the incremental Cassowary solver (and kiwi) on chains, trees, grids, cells, a form and resizing.",
+        discussion: """
+            Times adding every constraint (best of up to five runs), making edit variables, and \
+            suggestions (each followed by reading every value). Cells use one solver per cell; \
+            the form is kiwi's enaml-like dialog shape. The last table gives each workload's \
+            growth exponent, the slope of log(time) against log(size). Build with -c release.
+            """)
+
+    @Option(help: "Sizes (views; cells for `cells`), comma-separated.")
+    var sizes: String = "100,1000,10000"
+
+    @Option(help: "Workloads, comma-separated: chain, tree, grid, cells, form, resize.")
+    var workloads: String = "chain,tree,grid,cells,form,resize"
+
+    @Flag(help: "Also run kiwi through scripts/kiwi/run.sh (installs kiwisolver from PyPI if missing).")
+    var kiwi = false
+
+    @Option(help: "The kiwi driver script.")
+    var kiwiScript: String = "scripts/kiwi/run.sh"
+
+    @Option(help: "Seconds kiwi may spend on one workload's additions (and again on its suggestions).")
+    var kiwiTimeLimit: Double = 120
+
+    struct Row {
+        var workload: IncrementalWorkload.Kind
+        var size: Int
+        var float: IncrementalMeasurement
+        var kiwi: [String: Any]?
+    }
+
+    mutating func run() throws {
+        let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 > 0 }
+        let kinds = try workloads.split(separator: ",").map { name -> IncrementalWorkload.Kind in
+            guard let kind = IncrementalWorkload.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("unknown workload \(name)")
+            }
+            return kind
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-kiwi-\(getpid())")
+        if kiwi { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        defer { if kiwi { try? FileManager.default.removeItem(at: directory) } }
+
+        print(Self.header)
+        var rows: [Row] = []
+        for kind in kinds {
+            let kindSizes: [Int] = switch kind {
+            case .form: [3]
+            case .cells: sizeList.filter { $0 >= 1000 }.isEmpty ? sizeList : sizeList.filter { $0 >= 1000 }
+            default: sizeList
+            }
+            for size in kindSizes {
+                let workload = IncrementalWorkload.make(kind, size: size)
+                let float = IncrementalBenchmark.run(workload)
+                var kiwiResult: [String: Any]?
+                if kiwi {
+                    let file = directory.appendingPathComponent("\(workload.name).json")
+                    try workload.kiwiJSON().write(to: file, atomically: true, encoding: .utf8)
+                    kiwiResult = try runKiwi(file)
+                }
+                let row = Row(workload: kind, size: size, float: float, kiwi: kiwiResult)
+                print(line(row))
+                rows.append(row)
+            }
+        }
+        print()
+        print(exponents(rows))
+    }
+
+    func runKiwi(_ file: URL) throws -> [String: Any]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [kiwiScript, "--time-limit", String(kiwiTimeLimit), file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    static let header = """
+        workload  size  constraints |   float add   µs/c | kiwi add       µs/c  kiwi/float | edit float / kiwi | per suggestion float / kiwi | max |Δ| answers
+        """
+
+    func line(_ row: Row) -> String {
+        let f = row.float
+        var text = pad(row.workload.rawValue, 9) + pad("\(row.size)", 6, right: true) + pad("\(f.constraintCount)", 13, right: true)
+        text += " | " + pad(ms(f.addSeconds), 11, right: true) + pad(String(format: "%.2f", f.addSeconds * 1e6 / Double(max(1, f.constraintCount))), 7, right: true)
+        if let k = row.kiwi, let add = k["add_seconds"] as? Double {
+            let timedOut = (k["timeout"] as? Bool) == true
+            let added = k["added"] as? Int ?? f.constraintCount
+            text += " | " + pad((timedOut ? ">" : "") + ms(add), 11, right: true)
+            text += pad(String(format: "%.2f", add * 1e6 / Double(max(1, added))), 8, right: true)
+            text += pad(timedOut ? "> \(String(format: "%.0f", add / f.addSeconds))×" : String(format: "%.1f×", add / f.addSeconds), 12, right: true)
+            let kiwiEdit = (k["edit_seconds"] as? Double).map(ms) ?? "-"
+            text += " | " + pad(f.suggestionCount > 0 ? ms(f.editSeconds) + " / " + kiwiEdit : "-", 17)
+            let kiwiSuggestions = k["suggestions"] as? Int ?? 0
+            let kiwiPer = kiwiSuggestions > 0 ? String(format: "%.1f µs", (k["suggest_seconds"] as? Double ?? 0) * 1e6 / Double(kiwiSuggestions)) : "-"
+            text += " | " + pad(f.suggestionCount > 0 ? perSuggestion(f) + " / " + kiwiPer : "-", 27)
+            if let values = k["values"] as? [Double], values.count == f.values.count, !timedOut {
+                let delta = zip(values, f.values).map { abs($0 - $1) }.max() ?? 0
+                text += " | " + String(format: "%.3g", delta)
+            } else {
+                text += " | -"
+            }
+        } else {
+            text += " | " + pad("-", 11, right: true) + pad("", 8) + pad("", 12)
+            text += " | " + pad(f.suggestionCount > 0 ? ms(f.editSeconds) : "-", 17)
+            text += " | " + pad(f.suggestionCount > 0 ? perSuggestion(f) : "-", 27)
+        }
+        return text
+    }
+
+    func perSuggestion(_ f: IncrementalMeasurement) -> String {
+        String(format: "%.1f µs", f.suggestSeconds * 1e6 / Double(max(1, f.suggestionCount)))
+    }
+
+    func exponents(_ rows: [Row]) -> String {
+        var text = "growth exponents (slope of log time vs log size; additions, or per suggestion for resize):\n"
+        for kind in IncrementalWorkload.Kind.allCases where kind != .form {
+            let mine = rows.filter { $0.workload == kind }
+            guard mine.count >= 2 else { continue }
+            let floatPoints = mine.map { (size: $0.size, seconds: kind == .resize ? $0.float.suggestSeconds : $0.float.addSeconds) }
+            let kiwiPoints: [(size: Int, seconds: Double)] = mine.compactMap { row in
+                guard let k = row.kiwi, (k["timeout"] as? Bool) != true else { return nil }
+                let seconds = kind == .resize ? k["suggest_seconds"] as? Double : k["add_seconds"] as? Double
+                return seconds.map { (row.size, $0) }
+            }
+            let f = IncrementalBenchmark.growthExponent(floatPoints).map { String(format: "%.2f", $0) } ?? "-"
+            let k = IncrementalBenchmark.growthExponent(kiwiPoints).map { String(format: "%.2f", $0) } ?? "-"
+            text += "  \(pad(kind.rawValue, 8)) float \(f)   kiwi \(k)\n"
+        }
+        return text
+    }
+
+    func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1e3) }
+
+    func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - s.count))
+        return right ? padding + s : s + padding
+    }
+}
