@@ -43,31 +43,51 @@ public struct FuzzProgress: Sendable {
     public var elapsed: Duration
 }
 
+/// The completed cases of a shard, by position (position p is case `shard.caseIndex(p)`):
+/// every position below `below`, plus the few finished out of order above it. Cases are
+/// handed out in position order, so `above` stays as small as the number of workers, and
+/// memory and checkpoint size stay flat however long a campaign runs.
+struct CompletedPositions: Codable, Sendable, Equatable {
+    var below: UInt64 = 0
+    var above: Set<UInt64> = []
+
+    var count: Int { Int(below) + above.count }
+
+    func contains(_ position: UInt64) -> Bool { position < below || above.contains(position) }
+
+    mutating func insert(_ position: UInt64) {
+        guard position >= below else { return }
+        above.insert(position)
+        while above.remove(below) != nil { below += 1 }
+    }
+
+    private enum CodingKeys: String, CodingKey { case below, above }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        below = try c.decode(UInt64.self, forKey: .below)
+        above = Set(try c.decode([UInt64].self, forKey: .above))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(below, forKey: .below)
+        try c.encode(above.sorted(), forKey: .above)
+    }
+}
+
 /// The checkpoint of a run: the campaign, the shard, and which cases are complete. Written
 /// atomically after every completed case, so a killed run loses only the cases in flight.
 struct Checkpoint: Codable {
     var spec: CampaignSpec
     var shard: Shard
     var cases: Int?
-    /// Completed case indices as closed ranges `[low, high]`, ascending.
-    var completed: [[UInt64]]
+    var completed: CompletedPositions
     /// Seconds spent before the last resume.
     var seconds: Double
     var finished: Bool
-
-    static func ranges(_ indices: Set<UInt64>) -> [[UInt64]] {
-        var ranges: [[UInt64]] = []
-        for i in indices.sorted() {
-            if let last = ranges.last, last[1] + 1 == i { ranges[ranges.count - 1][1] = i } else { ranges.append([i, i]) }
-        }
-        return ranges
-    }
-
-    var completedSet: Set<UInt64> {
-        var set = Set<UInt64>()
-        for range in completed where range.count == 2 && range[0] <= range[1] { for i in range[0]...range[1] { set.insert(i) } }
-        return set
-    }
 }
 
 /// Runs one shard of a fuzz campaign on a pool of Dispatch worker threads, in-process or
@@ -105,14 +125,27 @@ public final class FuzzRunner: Sendable {
 
     /// Shared by the worker threads.
     struct State {
-        var completed: Set<UInt64>
+        var completed: CompletedPositions
         var nextPosition: UInt64 = 0
-        /// Case indices per signature, every occurrence.
-        var occurrences: [String: [UInt64]] = [:]
+        /// Occurrences per signature, every case counted.
+        var counts: [String: Int] = [:]
+        /// Per signature, the lowest case indices seen (at most `perSignature`, ascending):
+        /// the cases whose findings are kept reduced.
+        var lowest: [String: [UInt64]] = [:]
         var crashed: Set<UInt64> = []
         var stored = 0
         var stop = false
+        var stoppedByRequest = false
         var failure: String?
+
+        /// Counts an occurrence; true when its case is among the lowest for its signature.
+        mutating func record(_ signature: String, at index: UInt64, keep: Int) -> Bool {
+            counts[signature, default: 0] += 1
+            var indices = lowest[signature, default: []]
+            indices.insert(index, at: indices.firstIndex { $0 > index } ?? indices.endIndex)
+            lowest[signature] = Array(indices.prefix(keep))
+            return indices.prefix(keep).contains(index)
+        }
     }
 
     /// Runs the shard and returns its report (also written to `report.json`).
@@ -120,8 +153,10 @@ public final class FuzzRunner: Sendable {
         let manager = FileManager.default
         try manager.createDirectory(at: casesURL, withIntermediateDirectories: true)
         let store = try FindingStore(directory: findingsURL)
+        let perSignature = options.spec.perSignature
+        let shard = options.shard
         var previousSeconds = 0.0
-        var completed = Set<UInt64>()
+        var initial = State(completed: CompletedPositions())
         if let data = try? Data(contentsOf: checkpointURL) {
             guard options.resume else {
                 throw CampaignError("\(options.outDirectory.path) already holds a run; use --resume to continue it or choose another --out")
@@ -130,55 +165,57 @@ public final class FuzzRunner: Sendable {
             guard checkpoint.spec == options.spec, checkpoint.shard == options.shard, checkpoint.cases == options.cases else {
                 throw CampaignError("the checkpoint in \(options.outDirectory.path) belongs to another campaign (seed, families, backends, shard or --cases differ)")
             }
-            completed = checkpoint.completedSet
+            initial.completed = checkpoint.completed
             previousSeconds = checkpoint.seconds
-        }
-        let campaign = try options.spec.campaign(catalog: catalog)
-        var initial = State(completed: completed)
-        // Findings of cases completed before a resume.
-        for index in completed {
-            let url = casesURL.appendingPathComponent("\(index).json")
-            guard let data = try? Data(contentsOf: url), let judged = try? JSONDecoder().decode(JudgedCase.self, from: data) else { continue }
-            for occurrence in judged.occurrences {
-                initial.occurrences[occurrence.finding.signature, default: []].append(index)
-                if Self.isWorkerFailure(occurrence) { initial.crashed.insert(index) }
+            // Findings of the cases completed before the resume.
+            for name in try manager.contentsOfDirectory(atPath: casesURL.path) where name.hasSuffix(".json") {
+                guard let index = UInt64(name.dropLast(5)), index >= UInt64(shard.index),
+                      (index - UInt64(shard.index)) % UInt64(shard.count) == 0,
+                      initial.completed.contains((index - UInt64(shard.index)) / UInt64(shard.count)),
+                      let judged = try? JSONDecoder().decode(JudgedCase.self, from: Data(contentsOf: casesURL.appendingPathComponent(name)))
+                else { continue }
+                for occurrence in judged.occurrences {
+                    _ = initial.record(occurrence.finding.signature, at: index, keep: perSignature)
+                    if Self.isWorkerFailure(occurrence) { initial.crashed.insert(index) }
+                }
             }
         }
+        let campaign = try options.spec.campaign(catalog: catalog)
         let state = Mutex(initial)
         let start = ContinuousClock.now
         let shardTotal = options.cases.map { total in
-            total > options.shard.index ? (total - options.shard.index + options.shard.count - 1) / options.shard.count : 0
+            total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0
         }
         let checkpointLock = Mutex(())
         let secondsBefore = previousSeconds
         let checkpointURL = self.checkpointURL
 
-        @Sendable func writeCheckpoint(_ completed: Set<UInt64>, finished: Bool) throws {
+        @Sendable func writeCheckpoint(_ completed: CompletedPositions, finished: Bool) throws {
             let checkpoint = Checkpoint(
-                spec: options.spec, shard: options.shard, cases: options.cases, completed: Checkpoint.ranges(completed),
+                spec: options.spec, shard: shard, cases: options.cases, completed: completed,
                 seconds: secondsBefore + Self.seconds(ContinuousClock.now - start), finished: finished)
             try checkpointLock.withLock { _ in
                 try FindingStore.atomicWrite(try JSONEncoder().encode(checkpoint), to: checkpointURL)
             }
         }
-        try writeCheckpoint(completed, finished: false)
+        try writeCheckpoint(initial.completed, finished: false)
 
         /// The next case for a worker, or nil when the run is over.
-        let nextCase: @Sendable () -> UInt64? = { [options, shouldStop] in
-            state.withLock { s -> UInt64? in
+        let nextCase: @Sendable () -> (position: UInt64, index: UInt64)? = { [options, shouldStop] in
+            state.withLock { s -> (UInt64, UInt64)? in
                 while true {
                     if s.stop || s.failure != nil { return nil }
-                    if shouldStop() { s.stop = true; return nil }
+                    if shouldStop() { s.stop = true; s.stoppedByRequest = true; return nil }
                     if let time = options.time, ContinuousClock.now - start > time { s.stop = true; return nil }
-                    let index = options.shard.caseIndex(s.nextPosition)
+                    let position = s.nextPosition
+                    let index = shard.caseIndex(position)
                     if let cases = options.cases, index >= UInt64(cases) { return nil }
                     s.nextPosition += 1
-                    if !s.completed.contains(index) { return index }
+                    if !s.completed.contains(position) { return (position, index) }
                 }
             }
         }
 
-        let perSignature = options.spec.perSignature
         let workers = max(1, options.jobs)
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -194,16 +231,14 @@ public final class FuzzRunner: Sendable {
                     executor = InProcessExecutor(campaign: own)
                 }
                 defer { executor.shutdown() }
-                while let index = nextCase() {
+                while let (position, index) = nextCase() {
                     let judged = executor.judge(index)
                     do {
                         for occurrence in judged.occurrences {
-                            let signature = occurrence.finding.signature
                             // Reduce only while this case is among the lowest seen for its signature.
                             let wanted = state.withLock { s -> Bool in
-                                s.occurrences[signature, default: []].append(index)
                                 if Self.isWorkerFailure(occurrence) { s.crashed.insert(index) }
-                                return s.occurrences[signature, default: []].filter { $0 < index }.count < perSignature
+                                return s.record(occurrence.finding.signature, at: index, keep: perSignature)
                             }
                             guard wanted else { continue }
                             let report: FuzzCampaign.Report
@@ -219,10 +254,10 @@ public final class FuzzRunner: Sendable {
                             try FindingStore.atomicWrite(try JSONEncoder().encode(judged),
                                                          to: self.casesURL.appendingPathComponent("\(index).json"))
                         }
-                        let snapshot = state.withLock { s -> (Set<UInt64>, FuzzProgress) in
-                            s.completed.insert(index)
-                            let occurrences = s.occurrences.values.reduce(0) { $0 + $1.count }
-                            return (s.completed, FuzzProgress(completed: s.completed.count, total: shardTotal, occurrences: occurrences,
+                        let snapshot = state.withLock { s -> (CompletedPositions, FuzzProgress) in
+                            s.completed.insert(position)
+                            return (s.completed, FuzzProgress(completed: s.completed.count, total: shardTotal,
+                                                              occurrences: s.counts.values.reduce(0, +),
                                                               stored: s.stored, elapsed: ContinuousClock.now - start))
                         }
                         try writeCheckpoint(snapshot.0, finished: false)
@@ -238,23 +273,16 @@ public final class FuzzRunner: Sendable {
         if let failure = final.failure { throw CampaignError("the run failed: \(failure)") }
 
         // Keep, per signature, the reduced findings of the lowest case indices.
-        var keep: [String: Set<UInt64>] = [:]
-        for (signature, indices) in final.occurrences { keep[signature] = Set(indices.sorted().prefix(perSignature)) }
-        try store.prune { report in keep[report.finding.signature]?.contains(report.caseSpec.index) == true }
+        try store.prune { report in final.lowest[report.finding.signature]?.contains(report.caseSpec.index) == true }
 
-        let interrupted: Bool
-        if let cases = options.cases {
-            interrupted = (0..<UInt64(max(cases, 0))).contains { $0 % UInt64(options.shard.count) == UInt64(options.shard.index) && !final.completed.contains($0) }
-        } else {
-            interrupted = shouldStop()
-        }
+        let interrupted = shardTotal.map { final.completed.count < $0 } ?? final.stoppedByRequest
         try writeCheckpoint(final.completed, finished: !interrupted)
         let summary = ShardSummary(
-            index: options.shard.index, cases: final.completed.count, interrupted: interrupted,
-            occurrences: final.occurrences.mapValues(\.count), crashedCases: final.crashed.sorted(),
+            index: shard.index, cases: final.completed.count, interrupted: interrupted,
+            occurrences: final.counts, crashedCases: final.crashed.sorted(),
             seconds: previousSeconds + Self.seconds(ContinuousClock.now - start))
         let report = FuzzReport(
-            seed: options.spec.seed, shardCount: options.shard.count, shards: [summary], missingShards: [],
+            seed: options.spec.seed, shardCount: shard.count, shards: [summary], missingShards: [],
             backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
             findings: try store.reports().map { Self.entry($0) }.sorted { $0.fingerprint < $1.fingerprint })
         try Self.write(report, to: reportURL)
