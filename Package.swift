@@ -3,7 +3,7 @@ import PackageDescription
 
 // The module graph follows the data flow:
 // LayoutModel → CGMP + ExactArithmetic → BackendContract → one module per backend
-// (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → Fuzzing → Runner → Reporting → CLI.
+// (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → Fuzzing → Reporting → Runner → CLI.
 let package = Package(
     name: "LayoutBench",
     products: [
@@ -74,8 +74,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic"]),
-        .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract"]),
+        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "Generator"]),
+        .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract", "Generator"]),
         .testTarget(
             name: "ExactSimplexTests",
             dependencies: ["ExactSimplex", "CertificateChecker", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
@@ -85,7 +85,7 @@ let package = Package(
             dependencies: ["FloatSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
             dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]

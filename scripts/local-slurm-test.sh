@@ -26,6 +26,8 @@
 set -euo pipefail
 
 start_seconds=$SECONDS
+# The daemons live in sbin, which a CI environment's PATH may lack.
+export PATH=$PATH:/usr/sbin:/sbin
 say() { printf 'local-slurm-test [%3ds]: %s\n' "$((SECONDS - start_seconds))" "$*"; }
 fail() { say "FAILED: $*" >&2; exit 1; }
 
@@ -191,16 +193,17 @@ say "cluster up: slurmctld :$ctld_port, n1 :$n1_port, n2 :$n2_port (PIDs ${daemo
 
 # --- The campaign --------------------------------------------------------------------------
 export LAYOUTBENCH_TEST_BACKENDS=1
-campaign=(--seed 7 --cases 64 --backend "gaussian,test-trap" --families "equal-widths,random,conflict-late"
-          --min-size 2 --max-size 6 --jobs 1)
+cases=64
 shards=8
+campaign=(--seed 7 --cases "$cases" --backend "gaussian,test-trap" --families "equal-widths,random,conflict-late"
+          --min-size 2 --max-size 6 --jobs 1)
 # Shard 5 holds case 5, whose finding is among the kept ones (the lowest case indices of its
 # signature): the merge without it keeps another case's finding instead, and the merge after
 # the re-run must replace it.
 faulty_shard=5
 
-# Stands in for layoutbench in the jobs. On the faulty shard's first attempt (while the marker exists)
-# it lets fuzz complete at least one case, then kills it with SIGKILL and removes any
+# Stands in for layoutbench in the jobs. On the faulty shard's first attempt (while the marker
+# exists) it lets fuzz complete at least one case, then kills it with SIGKILL and removes any
 # report.json: the state a shard is left in when its node dies mid-run (checkpoint, partial
 # findings, no report).
 marker=$work/fail-shard-$faulty_shard-once
@@ -257,9 +260,9 @@ wait_for_queue 240
 say "array and merge jobs done"
 
 # Which nodes ran which shard, and how each attempt ended (jobcomp/filetxt: one line per job).
-python3 - "$work/log/jobcomp.txt" "$faulty_shard" <<'PY' || fail "the job record does not show a two-node run with shard $faulty_shard failed"
+python3 - "$work/log/jobcomp.txt" "$faulty_shard" "$shards" <<'PY' || fail "the job record does not show a two-node run with shard $faulty_shard failed"
 import re, sys
-path, faulty = sys.argv[1], sys.argv[2]
+path, faulty, shards = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tasks = {}
 for line in open(path):
     fields = dict(re.findall(r"(\w+)=(\S*)", line))
@@ -267,7 +270,7 @@ for line in open(path):
         tasks.setdefault(fields["ArrayTaskId"], []).append((fields["JobState"], fields["NodeList"]))
 nodes = sorted({node for attempts in tasks.values() for _, node in attempts})
 print("  shard attempts:", " ".join(f"{k}:{'/'.join(s for s, _ in v)}@{'/'.join(n for _, n in v)}" for k, v in sorted(tasks.items(), key=lambda kv: int(kv[0]))))
-ok = len(tasks) == 8 and nodes == ["n1", "n2"] and tasks.get(faulty, [("", "")])[0][0] == "FAILED" \
+ok = len(tasks) == shards and nodes == ["n1", "n2"] and tasks.get(faulty, [("", "")])[0][0] == "FAILED" \
      and all(v[0][0] == "COMPLETED" for k, v in tasks.items() if k != faulty)
 sys.exit(0 if ok else 1)
 PY
@@ -291,7 +294,7 @@ say "unsharded run done"
 
 # The campaign's outcome (what must not depend on sharding): cases, occurrences summed over
 # shards, crashed cases, the findings list, and the findings' files.
-python3 - "$work/unsharded" "$work/campaign/merged" "$work/first-merge.json" <<'PY' || fail "the merged sharded campaign differs from the unsharded run"
+python3 - "$work/unsharded" "$work/campaign/merged" "$work/first-merge.json" "$cases" <<'PY' || fail "the merged sharded campaign differs from the unsharded run"
 import json, os, sys
 def outcome(folder):
     report = json.load(open(os.path.join(folder, "report.json")))
@@ -319,8 +322,8 @@ for key in unsharded:
         print(f"  {key} differs:\n    unsharded: {unsharded[key]}\n    merged:    {merged[key]}", file=sys.stderr)
 if unsharded != merged:
     sys.exit(1)
-if unsharded["cases"] != 64 or not unsharded["findings"] or not unsharded["crashedCases"]:
-    print(f"  the campaign is not the one intended (64 cases, with findings and crashed cases): {unsharded['cases']} cases, "
+if unsharded["cases"] != int(sys.argv[4]) or not unsharded["findings"] or not unsharded["crashedCases"]:
+    print(f"  the campaign is not the one intended ({sys.argv[4]} cases, with findings and crashed cases): {unsharded['cases']} cases, "
           f"{len(unsharded['findings'])} findings, {len(unsharded['crashedCases'])} crashed", file=sys.stderr)
     sys.exit(1)
 print(f"  equal: {unsharded['cases']} cases, occurrences {unsharded['occurrences']}, "
@@ -330,4 +333,4 @@ first = json.load(open(sys.argv[3]))
 print(f"  kept findings' case indices: {sorted(f['caseIndex'] for f in unsharded['findings'])}, "
       f"{sorted(f['caseIndex'] for f in first['findings'])} in the merge without the failed shard")
 PY
-say "passed: the merged 8-shard campaign (shard $faulty_shard killed once and re-run) equals the unsharded run"
+say "passed: the merged $shards-shard campaign (shard $faulty_shard killed once and re-run) equals the unsharded run"

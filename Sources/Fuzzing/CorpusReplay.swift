@@ -1,5 +1,6 @@
 import BackendContract
 import Foundation
+import Generator
 import LayoutModel
 
 /// Re-solves corpus files with every backend that supports them and checks each result
@@ -60,6 +61,22 @@ public struct CorpusReplay: Sendable {
         return files.sorted()
     }
 
+    /// `# oracle: NAME …` and the seed of `# case I: family F, size N, seed S` in a repro's header.
+    static func oracleHeader(in text: String) -> (MetamorphicOracle, UInt64)? {
+        var oracle: MetamorphicOracle?
+        var seed: UInt64?
+        for line in text.split(separator: "\n") where line.hasPrefix("#") {
+            if line.hasPrefix("# oracle: ") {
+                let name = line.dropFirst("# oracle: ".count).prefix { $0 != " " }
+                oracle = MetamorphicOracle(rawValue: String(name))
+            } else if line.hasPrefix("# case "), let range = line.range(of: "seed ") {
+                seed = UInt64(line[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        guard let oracle, let seed else { return nil }
+        return (oracle, seed)
+    }
+
     /// Replays one file: parses it (a parse error is thrown), then solves with each backend.
     public func replay(file: String) throws -> [Outcome] {
         let url = URL(fileURLWithPath: file)
@@ -100,6 +117,33 @@ public struct CorpusReplay: Sendable {
                 switch verdicts[i].verdict {
                 case .failed(let problems): verdicts[i].verdict = .failed(problems + [problem])
                 case .passed, .unchecked: verdicts[i].verdict = .failed([problem])
+                default: break
+                }
+            }
+        }
+        // A metamorphic repro names its oracle and case seed: re-apply it to every result.
+        if let (oracle, seed) = Self.oracleHeader(in: text) {
+            for outcome in outcomes {
+                guard case .success(let result) = outcome.result, result.solution.status != .budgetExceeded,
+                      let backend = backends.first(where: { $0.name == outcome.backend }),
+                      let i = verdicts.firstIndex(where: { $0.backend == outcome.backend }) else { continue }
+                var random = FuzzCampaign.oracleRandom(caseSeed: seed)
+                let required = Set(system.constraints.indices.filter { system.constraints[$0].priority.isRequired })
+                guard let transformed = oracle.apply(to: system, kept: required.subtracting(result.solution.broken), random: &random),
+                      backend.supports(transformed.system).isSupported else { continue }
+                let problem: String?
+                do {
+                    let after = try backend.solve(transformed.system, budget: budget)
+                    problem = after.solution.status == .budgetExceeded ? nil
+                        : transformed.violation(original: system, result.solution, transformed: after.solution, tolerance: comparator?.tolerance ?? Tolerance())
+                } catch {
+                    problem = "the transformed system failed: \(error)"
+                }
+                guard let problem else { continue }
+                let text = "metamorphic-violation (\(oracle.rawValue)): \(problem)"
+                switch verdicts[i].verdict {
+                case .failed(let problems): verdicts[i].verdict = .failed(problems + [text])
+                case .passed, .unchecked: verdicts[i].verdict = .failed([text])
                 default: break
                 }
             }

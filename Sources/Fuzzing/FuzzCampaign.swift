@@ -169,11 +169,17 @@ public struct FuzzCampaign: Sendable {
         }
     }
 
+    /// The random stream an oracle draws from for a case: replaying a repro re-applies the
+    /// oracle exactly as the campaign did.
+    public static func oracleRandom(caseSeed seed: UInt64) -> SeededGenerator {
+        SeededGenerator(seed: SplitMix64.mix(seed ^ 0x0ac1e))
+    }
+
     /// Applies the oracle (its random choices seeded by the case) and checks the relation.
     func metamorphicViolation(
         _ oracle: MetamorphicOracle, backend: any LayoutBackend, system: ConstraintSystem, original: Solution, seed: UInt64
     ) -> (Finding, String)? {
-        var random = SeededGenerator(seed: SplitMix64.mix(seed ^ 0x0ac1e))
+        var random = Self.oracleRandom(caseSeed: seed)
         let required = Set(system.constraints.indices.filter { system.constraints[$0].priority.isRequired })
         guard let transformed = oracle.apply(to: system, kept: required.subtracting(original.broken), random: &random),
               backend.supports(transformed.system).isSupported

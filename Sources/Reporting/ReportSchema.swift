@@ -207,12 +207,16 @@ public struct FuzzReport: Sendable, Hashable, Codable {
     public var families: [String]
     /// Reduced findings kept per signature (the lowest case indices win).
     public var perSignature: Int
+    /// The campaign's `--cases` (nil for a run bounded by time only).
+    public var requestedCases: Int?
+    /// The campaign's size range (views), `[min, max]`.
+    public var sizes: [Int]?
     /// Stored findings, sorted by fingerprint.
     public var findings: [FuzzFindingEntry]
 
     public init(
         seed: UInt64, shardCount: Int, shards: [ShardSummary], missingShards: [Int], backends: [String],
-        families: [String], perSignature: Int, findings: [FuzzFindingEntry]
+        families: [String], perSignature: Int, requestedCases: Int? = nil, sizes: [Int]? = nil, findings: [FuzzFindingEntry]
     ) {
         self.schema = ReportSchema.fuzzName
         self.version = ReportSchema.version
@@ -223,6 +227,8 @@ public struct FuzzReport: Sendable, Hashable, Codable {
         self.backends = backends
         self.families = families
         self.perSignature = perSignature
+        self.requestedCases = requestedCases
+        self.sizes = sizes
         self.findings = findings
     }
 

@@ -107,17 +107,24 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The shard a scheduler assigned through the environment, if any: Slurm job arrays
-    /// (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`, minus `SLURM_ARRAY_TASK_MIN` when the
-    /// array does not start at 0) or Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`, with the
-    /// count from `shards`).
+    /// (`SLURM_ARRAY_TASK_ID`) or Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`).
+    ///
+    /// With `shards` (`--shards N`) the task ID is the shard index itself, so a re-submitted
+    /// array of a few shards (`--array=3,5`) runs exactly those shards of the campaign.
+    /// Without it, the whole array is the campaign: N is `SLURM_ARRAY_TASK_COUNT` and the
+    /// index is the ID minus `SLURM_ARRAY_TASK_MIN` (an array `--array=1-8` is shards 0…7).
     public static func fromEnvironment(_ environment: [String: String], shards: Int?) throws(CampaignError) -> Shard? {
         if let id = environment["SLURM_ARRAY_TASK_ID"].flatMap(Int.init) {
-            guard let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(Int.init) ?? shards else {
+            if let shards {
+                guard id >= 0, id < shards else { throw CampaignError("SLURM_ARRAY_TASK_ID \(id) is outside 0..<\(shards) (--shards)") }
+                return Shard(index: id, count: shards)
+            }
+            guard let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(Int.init) else {
                 throw CampaignError("SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor --shards is")
             }
             let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0
             guard id - minimum >= 0, id - minimum < count else {
-                throw CampaignError("SLURM_ARRAY_TASK_ID \(id) is outside 0..<\(count) (after subtracting SLURM_ARRAY_TASK_MIN \(minimum))")
+                throw CampaignError("SLURM_ARRAY_TASK_ID \(id) is outside 0..<\(count) (after subtracting SLURM_ARRAY_TASK_MIN \(minimum)); give --shards N")
             }
             return Shard(index: id - minimum, count: count)
         }

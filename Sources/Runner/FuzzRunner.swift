@@ -284,6 +284,7 @@ public final class FuzzRunner: Sendable {
         let report = FuzzReport(
             seed: options.spec.seed, shardCount: shard.count, shards: [summary], missingShards: [],
             backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
+            requestedCases: options.cases, sizes: [options.spec.minSize, options.spec.maxSize],
             findings: try store.reports().map { Self.entry($0) }.sorted { $0.fingerprint < $1.fingerprint })
         try Self.write(report, to: reportURL)
         return report

@@ -38,8 +38,9 @@ public enum ReportMerge {
         }
         for (url, report) in reports.dropFirst() {
             guard report.seed == first.seed, report.shardCount == first.shardCount, report.backends == first.backends,
-                  report.families == first.families, report.perSignature == first.perSignature else {
-                throw MergeError(description: "\(url.path) belongs to another campaign (seed, shard count, backends, families or --per-signature differ)")
+                  report.families == first.families, report.perSignature == first.perSignature,
+                  report.requestedCases == first.requestedCases, report.sizes == first.sizes else {
+                throw MergeError(description: "\(url.path) belongs to another campaign (seed, shard count, backends, families, --cases, sizes or --per-signature differ)")
             }
         }
         var shards: [Int: ShardSummary] = [:]
@@ -72,11 +73,17 @@ public enum ReportMerge {
                 try FindingStore.atomicWrite(data, to: to)
             }
         }
+        // A folder merged into before may hold findings that are no longer kept.
+        let keptNames = Set(kept.flatMap { entry, _ in ["layout", "expected.json", "finding.json"].map { "\(entry.fingerprint).\($0)" } })
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: findingsOut.path)) ?? [] where !keptNames.contains(name) {
+            try? FileManager.default.removeItem(at: findingsOut.appendingPathComponent(name))
+        }
         let merged = FuzzReport(
             seed: first.seed, shardCount: first.shardCount,
             shards: shards.values.sorted { $0.index < $1.index },
             missingShards: (0..<first.shardCount).filter { shards[$0] == nil },
             backends: first.backends, families: first.families, perSignature: first.perSignature,
+            requestedCases: first.requestedCases, sizes: first.sizes,
             findings: kept.map(\.0).sorted { $0.fingerprint < $1.fingerprint })
         try FuzzRunner.write(merged, to: output.appendingPathComponent("report.json"))
         return merged

@@ -1,3 +1,4 @@
+import Generator
 import Testing
 @testable import ExactArithmetic
 

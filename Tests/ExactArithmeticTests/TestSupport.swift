@@ -1,19 +1,11 @@
 @testable import ExactArithmetic
+import Generator
 
 /// A fixed-seed generator (SplitMix64) so randomised tests see the same values on every
 /// run and machine; the system RNG is never used.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The project's SplitMix64, with draws for these tests.
+extension SplitMix64 {
+    init(seed: UInt64) { self.init(state: seed) }
 
     /// Uniform enough in `0..<bound` for tests (the modulo bias is irrelevant here).
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }

@@ -5,20 +5,11 @@ import ExactSimplex
 import Foundation
 import LayoutModel
 import Testing
+import Generator
 
 /// A fixed-seed SplitMix64: the tests' only source of randomness.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    init(seed: UInt64) { self.init(state: seed) }
 }
 
 /// Where the repository's files are, found from this file's path.

@@ -1,3 +1,4 @@
+import Generator
 import LayoutModel
 import Testing
 @testable import FloatSimplex

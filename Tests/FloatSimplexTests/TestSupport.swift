@@ -1,24 +1,18 @@
 import Foundation
 import LayoutModel
 @testable import FloatSimplex
+import Generator
 
 /// The repository root, found from this file's path.
 let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A small fixed-seed SplitMix64, so the tests' randomness is reproducible.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
+/// The project's SplitMix64, with draws for these tests.
+typealias TestRandom = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    init(seed: UInt64) { self.init(state: seed) }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }

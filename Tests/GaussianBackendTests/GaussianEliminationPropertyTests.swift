@@ -1,3 +1,4 @@
+import Generator
 import BackendContract
 import GaussianBackend
 import LayoutModel

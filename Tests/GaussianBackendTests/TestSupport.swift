@@ -2,6 +2,7 @@ import BackendContract
 import GaussianBackend
 import LayoutModel
 import Testing
+import Generator
 
 /// A solved `.layout` text, read back by name.
 struct Solved {
@@ -35,16 +36,6 @@ func isClose(_ a: [Double], _ b: [Double]) -> Bool {
 }
 
 /// A small fixed-seed generator for the property tests (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    init(seed: UInt64) { self.init(state: seed) }
 }

@@ -1,17 +1,12 @@
 import Foundation
+import Generator
 import Testing
 @testable import LayoutModel
 
-/// A tiny fixed-seed SplitMix64 for the test's own mutation choices.
-struct TestRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The project's SplitMix64 drives the mutations.
+typealias TestRandom = SplitMix64
+
+extension SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
 }
 

@@ -1,3 +1,4 @@
+import Generator
 import Foundation
 import Reporting
 import Testing

@@ -1,19 +1,10 @@
 import Foundation
+import Generator
 import Reporting
 
-/// SplitMix64 with a fixed seed: the only randomness the tests use.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The project's SplitMix64, with a draw for these samples.
+extension SplitMix64 {
+    init(seed: UInt64) { self.init(state: seed) }
 
     /// A Double in [low, high), from the top 53 bits.
     mutating func uniform(_ low: Double, _ high: Double) -> Double {

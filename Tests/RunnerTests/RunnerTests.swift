@@ -140,6 +140,9 @@ func reproFiles(_ url: URL) throws -> [String: Data] {
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "8"], shards: nil) == Shard(index: 3, count: 8))
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"], shards: nil) == Shard(index: 3, count: 8))
         #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: 4) == Shard(index: 2, count: 4))
+        // A re-submitted array of some shards: --shards wins over the array's own count and minimum.
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "17", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "3"], shards: 32) == Shard(index: 17, count: 32))
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "3"], shards: 8) == Shard(index: 3, count: 8))
         #expect(try Shard.fromEnvironment([:], shards: 4) == nil)
         #expect(throws: CampaignError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: nil) }
         #expect(throws: CampaignError.self) { try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "8"], shards: nil) }

@@ -91,13 +91,22 @@ mv "$campaign/campaign.env.partial" "$campaign/campaign.env"
 array="0-$((shards - 1))${max_running:+%$max_running}"
 # The comment marks the campaign's jobs, so that rerun-shards.sh can tell whether any is
 # still queued or running.
-array_job=$(sbatch --parsable --array="$array" --time="$time_limit" --cpus-per-task="$jobs" \
-  --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/shard-%a.out" "${sbatch_extra[@]}" \
-  "$here/fuzz-shard.sbatch" "$campaign")
+if ! array_job=$(sbatch --parsable --array="$array" --time="$time_limit" --cpus-per-task="$jobs" \
+       --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/shard-%a.out" "${sbatch_extra[@]}" \
+       "$here/fuzz-shard.sbatch" "$campaign"); then
+  # Nothing was submitted: leave the folder free for another attempt.
+  rm -f "$campaign/campaign.env"
+  echo "submit-campaign: sbatch refused the array; nothing was submitted" >&2
+  exit 1
+fi
 array_job=${array_job%%;*}
-merge_job=$(sbatch --parsable --dependency="afterany:$array_job" \
-  --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/merge-%j.out" "${sbatch_extra[@]}" \
-  "$here/merge.sbatch" "$campaign")
+if ! merge_job=$(sbatch --parsable --dependency="afterany:$array_job" \
+       --comment="layoutbench-campaign:$campaign" --output="$campaign/logs/merge-%j.out" "${sbatch_extra[@]}" \
+       "$here/merge.sbatch" "$campaign"); then
+  echo "submit-campaign: array job $array_job is submitted, but sbatch refused the merge job; submit it with" >&2
+  echo "  sbatch --dependency=afterany:$array_job $here/merge.sbatch $campaign" >&2
+  exit 1
+fi
 merge_job=${merge_job%%;*}
 
 echo "campaign $campaign: $shards shards of $cases cases (seed $seed), array job $array_job, merge job $merge_job" >&2
