@@ -44,15 +44,16 @@ public struct BenchSuite: Sendable {
         "long-chain", "redundant-required", "weak-crowd", "ambiguous", "conflict-late",
     ]
 
-    /// About a minute on two cores.
+    /// About a minute on two cores: three sizes, so that growth exponents are fitted, and
+    /// short budgets.
     public static let quick = BenchSuite(
-        name: "quick", families: standardFamilies, sizes: [10, 100], warmupRuns: 1, repetitions: 5,
-        budget: Budget(wallTime: .seconds(2)), rowTimeLimit: .milliseconds(600))
+        name: "quick", families: standardFamilies, sizes: [10, 100, 1000], warmupRuns: 1, repetitions: 3,
+        budget: Budget(wallTime: .seconds(1)), rowTimeLimit: .milliseconds(300))
 
     /// Within five minutes on two cores.
     public static let standard = BenchSuite(
         name: "standard", families: standardFamilies, sizes: [10, 100, 1000], extraSizes: ["long-chain": [10_000]],
-        warmupRuns: 1, repetitions: 10, budget: Budget(wallTime: .seconds(5)), rowTimeLimit: .seconds(2))
+        warmupRuns: 1, repetitions: 20, budget: Budget(wallTime: .seconds(5)), rowTimeLimit: .seconds(3))
 
     /// (family, size) pairs in order.
     public var cases: [(family: String, size: Int)] {
