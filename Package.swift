@@ -84,7 +84,7 @@ let package = Package(
             name: "FloatSimplexTests",
             dependencies: ["FloatSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
         ),
-        .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel"]),
+        .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel", "GaussianBackend", "BackendContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
