@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FloatSimplexTests",
-            dependencies: ["FloatSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
+            dependencies: ["FloatSimplex", "ExactSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel", "GaussianBackend", "BackendContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
