@@ -5,7 +5,6 @@ import Generator
 import Histogram
 import LayoutModel
 import Reporting
-import Synchronization
 
 /// The cases of a benchmark suite: families × sizes, each case generated from a fixed seed.
 public struct BenchSuite: Sendable {
@@ -98,8 +97,8 @@ public struct BenchRunner: Sendable {
         }
         let generated = cases
         let rows = generated.indices.flatMap { c in backends.indices.map { (c, $0) } }
-        let results = Mutex([Int: BenchResult]())
-        let next = Mutex(0)
+        let results = Locked([Int: BenchResult]())
+        let next = Locked(0)
         let group = DispatchGroup()
         for _ in 0..<max(1, jobs) {
             group.enter()

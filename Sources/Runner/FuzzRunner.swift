@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Fuzzing
 import Reporting
-import Synchronization
 
 /// Options of one `fuzz` run (one shard of a campaign).
 public struct FuzzRunOptions: Sendable {
@@ -181,12 +180,12 @@ public final class FuzzRunner: Sendable {
             }
         }
         let campaign = try options.spec.campaign(catalog: catalog)
-        let state = Mutex(initial)
+        let state = Locked(initial)
         let start = ContinuousClock.now
         let shardTotal = options.cases.map { total in
             total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0
         }
-        let checkpointLock = Mutex(())
+        let checkpointLock = Locked(())
         let secondsBefore = previousSeconds
         let checkpointURL = self.checkpointURL
 

@@ -49,11 +49,10 @@ func run(_ shard: Shard = .whole, cases: Int = 24, jobs: Int, into url: URL, res
 
 /// Counts calls across threads.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }
 
-import Synchronization
 
 /// The parts of a report that must not depend on how a campaign was run.
 func outcome(_ r: FuzzReport) -> [String] {
