@@ -62,9 +62,8 @@ final class IsolatedExecutor: CaseExecutor {
     let spec: CampaignSpec
     /// The parent's own copy of the campaign, to name a dead case.
     let campaign: FuzzCampaign
-    private var process: Process?
+    private var child: ChildProcess?
     private var channel: FrameChannel?
-    private var pipes: (Pipe, Pipe)?
 
     init(isolation: Isolation, spec: CampaignSpec, campaign: FuzzCampaign) {
         self.isolation = isolation
@@ -87,21 +86,13 @@ final class IsolatedExecutor: CaseExecutor {
     }
 
     private func start() throws {
-        let process = Process()
-        process.executableURL = isolation.executable
-        process.arguments = isolation.arguments + ["worker"]
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in isolation.environment { environment[key] = value }
-        process.environment = environment
-        let toChild = Pipe(), fromChild = Pipe()
-        process.standardInput = toChild
-        process.standardOutput = fromChild
-        process.standardError = environment["LAYOUTBENCH_WORKER_STDERR"] == "inherit" ? FileHandle.standardError : FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        self.pipes = (toChild, fromChild)
-        self.channel = FrameChannel(input: fromChild.fileHandleForReading.fileDescriptor,
-                                    output: toChild.fileHandleForWriting.fileDescriptor)
+        let child = try ChildProcess(
+            executable: isolation.executable.path, arguments: isolation.arguments + ["worker"],
+            environment: environment, inheritStandardError: environment["LAYOUTBENCH_WORKER_STDERR"] == "inherit")
+        self.child = child
+        self.channel = FrameChannel(input: child.output, output: child.input)
         switch exchange(.configure(spec), until: { if case .ready = $0 { return true }; return false }) {
         case .event(.ready): break
         case .event(.failed(let message)): throw CampaignError("worker refused the campaign: \(message)")
@@ -137,49 +128,24 @@ final class IsolatedExecutor: CaseExecutor {
 
     /// Waits for a dead child and says how it ended.
     private func reap() -> String {
-        guard let process else { return "no worker" }
-        process.waitUntilExit()
-        let reason: String
-        switch process.terminationReason {
-        case .uncaughtSignal: reason = "killed by signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))"
-        case .exit: reason = "exited with status \(process.terminationStatus)"
-        @unknown default: reason = "ended"
-        }
+        guard let child else { return "no worker" }
+        let reason = child.waitForExit()
         discard()
         return reason
     }
 
     private func kill() {
-        if let process, process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        child?.kill()
         discard()
     }
 
     private func discard() {
-        try? pipes?.0.fileHandleForWriting.close()
-        try? pipes?.1.fileHandleForReading.close()
-        process = nil
+        child = nil
         channel = nil
-        pipes = nil
-    }
-
-    static func signalName(_ signal: Int32) -> String {
-        switch signal {
-        case SIGILL: return "SIGILL, a Swift trap"
-        case SIGTRAP: return "SIGTRAP, a Swift trap"
-        case SIGSEGV: return "SIGSEGV"
-        case SIGABRT: return "SIGABRT"
-        case SIGKILL: return "SIGKILL"
-        case SIGBUS: return "SIGBUS"
-        case SIGFPE: return "SIGFPE"
-        default: return "signal \(signal)"
-        }
     }
 
     private func ensureStarted() -> String? {
-        if process != nil { return nil }
+        if child != nil { return nil }
         do {
             try start()
             return nil

@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process with pipes on its standard input and output, started with `posix_spawn`
+/// and reaped with `waitpid` by this type alone.
+///
+/// Foundation's `Process` reaps children through its own SIGCHLD machinery; a runner that
+/// must survive any way a worker can die (and run under Thread Sanitizer, which defers
+/// signals) is simpler and more predictable when it owns the whole life cycle itself.
+final class ChildProcess {
+    let pid: pid_t
+    /// Our end of the child's standard input.
+    private(set) var input: Int32
+    /// Our end of the child's standard output.
+    private(set) var output: Int32
+    private var reaped: String?
+
+    private static let spawnLock = NSLock()
+
+    struct SpawnError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `executable` with `arguments`; the child's standard error goes to /dev/null
+    /// unless `inheritStandardError`.
+    init(executable: String, arguments: [String], environment: [String: String], inheritStandardError: Bool) throws {
+        // A write to a worker that just died must fail with EPIPE, not kill the runner.
+        signal(SIGPIPE, SIG_IGN)
+        // Pipes are made close-on-exec under one lock with the spawn, so that a worker started
+        // by another thread never inherits this worker's pipe ends (which would hide its death).
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the child's copies; every other descriptor closes.
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        if !inheritStandardError {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        close(toChild[0])
+        close(fromChild[1])
+        guard status == 0 else {
+            close(toChild[1]); close(fromChild[0])
+            throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+        input = toChild[1]
+        output = fromChild[0]
+    }
+
+    /// Waits for the child to end (once; later calls return the same answer) and says how.
+    @discardableResult
+    func waitForExit() -> String {
+        if let reaped { return reaped }
+        closePipes()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFSIGNALED / WTERMSIG / WEXITSTATUS are C macros Swift cannot import.
+        let signal = status & 0x7f
+        let reason = signal == 0
+            ? "exited with status \((status >> 8) & 0xff)"
+            : "killed by signal \(signal) (\(Self.signalName(signal)))"
+        reaped = reason
+        return reason
+    }
+
+    /// Kills the child (SIGKILL) and reaps it.
+    func kill() {
+        if reaped == nil { Glibc.kill(pid, SIGKILL) }
+        waitForExit()
+    }
+
+    private func closePipes() {
+        if input >= 0 { close(input); input = -1 }
+        if output >= 0 { close(output); output = -1 }
+    }
+
+    deinit { kill() }
+
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGILL: return "SIGILL, a Swift trap"
+        case SIGTRAP: return "SIGTRAP, a Swift trap"
+        case SIGSEGV: return "SIGSEGV"
+        case SIGABRT: return "SIGABRT"
+        case SIGKILL: return "SIGKILL"
+        case SIGBUS: return "SIGBUS"
+        case SIGFPE: return "SIGFPE"
+        default: return "signal \(signal)"
+        }
+    }
+}
