@@ -25,8 +25,10 @@ final class ChildProcess {
     }
 
     /// Starts `executable` with `arguments`; the child's standard error goes to /dev/null
-    /// unless `inheritStandardError`.
-    init(executable: String, arguments: [String], environment: [String: String], inheritStandardError: Bool) throws {
+    /// unless `inheritStandardError`. With `connected` false, its standard input and output
+    /// are /dev/null too (a command run for its exit status and files).
+    init(executable: String, arguments: [String], environment: [String: String], inheritStandardError: Bool,
+         connected: Bool = true) throws {
         // A write to a worker that just died must fail with EPIPE, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
         // Pipes are made close-on-exec under one lock with the spawn, so that a worker started
@@ -44,8 +46,13 @@ final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // dup2 clears close-on-exec on the child's copies; every other descriptor closes.
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        if connected {
+            posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+            posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         if !inheritStandardError {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
@@ -68,6 +75,10 @@ final class ChildProcess {
         output = fromChild[0]
     }
 
+    /// The exit status once the child has exited normally (nil while it runs, or when a
+    /// signal ended it).
+    private(set) var exitStatus: Int32?
+
     /// Waits for the child to end (once; later calls return the same answer) and says how.
     @discardableResult
     func waitForExit() -> String {
@@ -75,11 +86,30 @@ final class ChildProcess {
         closePipes()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return record(status)
+    }
+
+    /// True once the child has ended (reaping it), without waiting.
+    var hasExited: Bool {
+        if reaped != nil { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        closePipes()
+        record(status)
+        return true
+    }
+
+    @discardableResult
+    private func record(_ status: Int32) -> String {
         // WIFSIGNALED / WTERMSIG / WEXITSTATUS are C macros Swift cannot import.
         let signal = status & 0x7f
-        let reason = signal == 0
-            ? "exited with status \((status >> 8) & 0xff)"
-            : "killed by signal \(signal) (\(Self.signalName(signal)))"
+        let reason: String
+        if signal == 0 {
+            exitStatus = (status >> 8) & 0xff
+            reason = "exited with status \((status >> 8) & 0xff)"
+        } else {
+            reason = "killed by signal \(signal) (\(Self.signalName(signal)))"
+        }
         reaped = reason
         return reason
     }

@@ -159,24 +159,24 @@ func layoutbenchExecutable() throws -> URL {
     return candidate
 }
 
-/// Runs the CLI and returns its exit status.
+/// Runs the CLI and returns its exit status (-1 when a signal ended it). `until`, polled
+/// while it runs, may return true to have it killed with SIGKILL. Started and reaped through
+/// the runner's own `ChildProcess`, which also works under Thread Sanitizer.
 @discardableResult
-func runCLI(_ arguments: [String], environment: [String: String] = [:], until: ((Process) -> Bool)? = nil) throws -> Int32 {
-    let process = Process()
-    process.executableURL = try layoutbenchExecutable()
-    process.arguments = arguments
+func runCLI(_ arguments: [String], environment: [String: String] = [:], until: (() -> Bool)? = nil) throws -> Int32 {
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
-    process.environment = env
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let child = try ChildProcess(
+        executable: try layoutbenchExecutable().path, arguments: arguments, environment: env,
+        inheritStandardError: false, connected: false)
     if let until {
-        while process.isRunning && !until(process) { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while !child.hasExited {
+            if until() { child.kill(); break }
+            usleep(20_000)
+        }
     }
-    process.waitUntilExit()
-    return process.terminationStatus
+    child.waitForExit()
+    return child.exitStatus ?? -1
 }
 
 func readReport(_ url: URL) throws -> FuzzReport {
@@ -226,7 +226,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
 
         let url = temporaryDirectory("killed-cli")
         let checkpoint = url.appendingPathComponent("checkpoint.json")
-        try runCLI(arguments + ["--out", url.path]) { _ in
+        try runCLI(arguments + ["--out", url.path]) {
             // Kill -9 once some cases are checkpointed.
             guard let data = try? Data(contentsOf: checkpoint), let text = String(data: data, encoding: .utf8) else { return false }
             return text.contains("\"below\":") && !text.contains("\"below\":0,") && !text.contains("\"below\":40")
