@@ -107,3 +107,10 @@ public struct BudgetMeter: Sendable {
     /// Time since the meter started.
     public var elapsed: Duration { ContinuousClock.now - start }
 }
+
+extension Duration {
+    /// The duration in seconds, as reports and progress lines print it.
+    public var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

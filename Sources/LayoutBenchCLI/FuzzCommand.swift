@@ -130,7 +130,7 @@ struct FuzzCommand: ParsableCommand {
             options: options, catalog: BackendRegistry.catalog,
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
             progress: { p in
-                let rate = Double(p.completed) / max(Self.seconds(p.elapsed), 1e-9)
+                let rate = Double(p.completed) / max(p.elapsed.inSeconds, 1e-9)
                 display.update(completed: p.completed, total: p.total,
                                text: "\(p.occurrences) occurrences, \(p.stored) stored, \(String(format: "%.1f", rate)) cases/s")
             })
@@ -155,10 +155,6 @@ struct FuzzCommand: ParsableCommand {
         }
         print(FuzzSummaryText.render(report, reducedSizes: report.findings.map(\.reducedConstraints)))
         print("report: \(runner.reportURL.path)")
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     static func today() -> String {

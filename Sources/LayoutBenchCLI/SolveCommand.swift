@@ -141,8 +141,7 @@ struct ResultTable {
     var text: String {
         let s = result.solution
         var lines: [String] = []
-        let ms = Double(result.statistics.duration.components.attoseconds) / 1e15
-            + Double(result.statistics.duration.components.seconds) * 1000
+        let ms = result.statistics.duration.inSeconds * 1000
         lines.append("status: \(s.status.rawValue)   (backend \(backend), \(result.statistics.iterations) iterations, \(Self.format(ms)) ms)")
         if s.status == .budgetExceeded { return lines.joined(separator: "\n") }
         let ambiguous = Set(s.ambiguous)

@@ -129,8 +129,7 @@ public struct BenchRunner: Sendable {
             createdAt: formatter.string(from: started), machine: machine, suite: suite.name,
             warmupRuns: suite.warmupRuns, repetitions: suite.repetitions, backends: backends.map(\.name),
             results: rows.indices.compactMap { measured[$0] },
-            seconds: Double((ContinuousClock.now - start).components.seconds)
-                + Double((ContinuousClock.now - start).components.attoseconds) / 1e18)
+            seconds: (ContinuousClock.now - start).inSeconds)
     }
 
     /// Warm-up, then repetitions until the count or the row's time limit is reached.

@@ -1,3 +1,4 @@
+import BackendContract
 import Dispatch
 import Foundation
 import Fuzzing
@@ -192,7 +193,7 @@ public final class FuzzRunner: Sendable {
         @Sendable func writeCheckpoint(_ completed: CompletedPositions, finished: Bool) throws {
             let checkpoint = Checkpoint(
                 spec: options.spec, shard: shard, cases: options.cases, completed: completed,
-                seconds: secondsBefore + Self.seconds(ContinuousClock.now - start), finished: finished)
+                seconds: secondsBefore + (ContinuousClock.now - start).inSeconds, finished: finished)
             try checkpointLock.withLock { _ in
                 try FindingStore.atomicWrite(try JSONEncoder().encode(checkpoint), to: checkpointURL)
             }
@@ -279,7 +280,7 @@ public final class FuzzRunner: Sendable {
         let summary = ShardSummary(
             index: shard.index, cases: final.completed.count, interrupted: interrupted,
             occurrences: final.counts, crashedCases: final.crashed.sorted(),
-            seconds: previousSeconds + Self.seconds(ContinuousClock.now - start))
+            seconds: previousSeconds + (ContinuousClock.now - start).inSeconds)
         let report = FuzzReport(
             seed: options.spec.seed, shardCount: shard.count, shards: [summary], missingShards: [],
             backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
@@ -315,7 +316,4 @@ public final class FuzzRunner: Sendable {
         try FindingStore.atomicWrite(try encoder.encode(report), to: url)
     }
 
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
 }
