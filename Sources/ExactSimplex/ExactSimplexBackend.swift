@@ -315,46 +315,148 @@ struct ExactSolve {
     /// On the face, `x_B = β − Σ_J (B⁻¹A_j) x_j` over the nonbasic columns `J` still free to
     /// move (free unknowns, and nonnegative columns not fixed by a level). An unknown that
     /// no column of `J` reaches is determined; one reached by a column that can take a
-    /// positive step (no degenerate basic variable blocks it) is ambiguous. Only unknowns
-    /// reached solely by blocked columns need their minimum and maximum over the face,
-    /// each a warm-started LP.
+    /// positive step (no degenerate basic variable blocks it) is ambiguous.
+    ///
+    /// Optimal faces of layouts are highly degenerate: a hug/resist pair that both hold
+    /// (`w ≤ 181`, `w ≥ 181`) leaves one error column nonbasic and free to move but blocked
+    /// by the other's basic error column at zero, and the test above could not decide the
+    /// `w` it reaches. So first the columns that are zero on the whole face are found by
+    /// propagation (``columnsZeroOnFace``) and dropped from `J`: with them gone, most such
+    /// unknowns are reached by nothing. Only the unknowns still reached solely by blocked
+    /// columns need their minimum and maximum over the face, each a warm-started LP; any
+    /// point such an LP reaches that moves other unknowns shows those ambiguous too.
     mutating func ambiguousUnknowns(_ engine: SimplexEngine) throws(SolveInterruption) -> [Int] {
         let program = engine.program
         var ambiguous = Set<Int>()
         var suspect = Set<Int>()
         if determinacy == .minimumAndMaximum {
-            suspect = Set(0..<program.unknownCount)
+            // The cross-check: two LPs per unknown, no shortcut.
+            for unknown in 0..<program.unknownCount where try !isConstantOnFace(unknown, engine) {
+                ambiguous.insert(unknown)
+            }
+            return ambiguous.sorted()
         }
-        for j in engine.movableNonbasicColumns where determinacy == .finalBasis {
-            let alpha = engine.column(j)
+        let movable = engine.movableNonbasicColumns
+        var alphas: [[SparseEntry]] = []
+        alphas.reserveCapacity(movable.count)
+        for j in movable {
+            try checkClock()
+            alphas.append(engine.sparseColumn(j))
+        }
+        let zero = columnsZeroOnFace(engine, movable: movable, alphas: alphas)
+        for (k, j) in movable.enumerated() where !zero[j] {
+            let alpha = alphas[k]
             var reached: [Int] = j < program.unknownCount ? [j] : []
-            for (slot, a) in alpha.enumerated() where !a.isZero && engine.basis[slot] < program.unknownCount {
-                reached.append(engine.basis[slot])
+            for entry in alpha where engine.basis[entry.index] < program.unknownCount {
+                reached.append(engine.basis[entry.index])
             }
             if reached.isEmpty { continue }
-            let movable = engine.canMove(alpha: alpha, direction: 1)
+            let canMove = engine.canMove(alpha: alpha, direction: 1)
                 || (program.kinds[j] == .free && engine.canMove(alpha: alpha, direction: -1))
-            if movable { ambiguous.formUnion(reached) } else { suspect.formUnion(reached) }
+            if canMove { ambiguous.formUnion(reached) } else { suspect.formUnion(reached) }
         }
-        for unknown in suspect.subtracting(ambiguous).sorted() {
-            if try !isConstantOnFace(unknown, engine) { ambiguous.insert(unknown) }
+        for unknown in suspect.subtracting(ambiguous).sorted() where !ambiguous.contains(unknown) {
+            if let moved = try unknownsMovedOnFace(by: unknown, engine) { ambiguous.formUnion(moved) }
         }
         return ambiguous.sorted()
+    }
+
+    /// Marks the columns of `movable` (nonbasic, with `alphas[k] = B⁻¹A_{movable[k]}`) that
+    /// are zero at every point of the face, by propagation over the degenerate rows.
+    ///
+    /// A basic variable `x_b` at zero reads `x_b = −Σ_J α_bj x_j` on the face. When
+    /// `x_b ≥ 0` and every column still in that sum is nonnegative with `α_bj > 0`, the sum
+    /// can only stay at zero, so each of those columns is zero on the whole face; for an
+    /// artificial (`x_b = 0`) the same holds when the `α_bj` share a sign. Dropping them
+    /// can leave other rows one-signed, so this runs to a fixpoint over a worklist. Every
+    /// column it marks is truly zero on the face (the test is sound, not complete).
+    func columnsZeroOnFace(_ engine: SimplexEngine, movable: [Int], alphas: [[SparseEntry]]) -> [Bool] {
+        let program = engine.program
+        var zero = [Bool](repeating: false, count: program.columnCount)
+        var degenerate = [Bool](repeating: false, count: program.rowCount)
+        for (slot, column) in engine.basis.enumerated() {
+            switch program.kinds[column] {
+            case .free: break
+            case .nonnegative: degenerate[slot] = engine.basicValues[slot].isZero
+            case .fixedZero: degenerate[slot] = true
+            }
+        }
+        // The terms of each degenerate row, and the degenerate rows of each column.
+        var terms = [[(column: Int, positive: Bool)]](repeating: [], count: program.rowCount)
+        var rowsOf = [[Int]](repeating: [], count: movable.count)
+        var indexOf = [Int: Int]()
+        for (k, j) in movable.enumerated() {
+            indexOf[j] = k
+            for entry in alphas[k] where degenerate[entry.index] {
+                terms[entry.index].append((j, entry.value.sign > 0))
+                rowsOf[k].append(entry.index)
+            }
+        }
+        var pending = (0..<program.rowCount).filter { degenerate[$0] && !terms[$0].isEmpty }
+        var queued = [Bool](repeating: false, count: program.rowCount)
+        for slot in pending { queued[slot] = true }
+        while let slot = pending.popLast() {
+            queued[slot] = false
+            var positive = 0, negative = 0
+            for term in terms[slot] where !zero[term.column] {
+                if program.kinds[term.column] == .free {
+                    positive = -1
+                    break
+                }
+                if term.positive { positive += 1 } else { negative += 1 }
+            }
+            guard positive >= 0 else { continue }
+            let artificial = program.kinds[engine.basis[slot]] == .fixedZero
+            let forced = (negative == 0 && positive > 0) || (artificial && positive == 0 && negative > 0)
+            guard forced else { continue }
+            for term in terms[slot] where !zero[term.column] {
+                zero[term.column] = true
+                guard let k = indexOf[term.column] else { continue }
+                for other in rowsOf[k] where !queued[other] {
+                    queued[other] = true
+                    pending.append(other)
+                }
+            }
+        }
+        return zero
     }
 
     /// Whether `unknown` has one value on the face: its minimum and maximum both equal the
     /// current value.
     mutating func isConstantOnFace(_ unknown: Int, _ engine: SimplexEngine) throws(SolveInterruption) -> Bool {
+        try unknownsMovedOnFace(by: unknown, engine) == nil
+    }
+
+    /// Nil when `unknown` has one value on the face (its minimum and maximum both equal the
+    /// current value); else the unknowns that differ from the current point at the
+    /// minimum or maximum found (which include `unknown`).
+    mutating func unknownsMovedOnFace(by unknown: Int, _ engine: SimplexEngine) throws(SolveInterruption) -> Set<Int>? {
         let current = engine.value(of: unknown)
         for sign in [Rational.one, -Rational.one] {
+            try checkClock()
             determinacyPrograms += 1
             var probe = engine
             let outcome = try probe.minimize(costs: [unknown: sign], meter: &meter)
             absorb(probe)
-            guard case .optimal = outcome else { return false }
-            if probe.value(of: unknown) != current { return false }
+            guard case .optimal = outcome else { return [unknown] }
+            if probe.value(of: unknown) != current {
+                var moved: Set<Int> = [unknown]
+                for other in 0..<engine.program.unknownCount where probe.value(of: other) != engine.value(of: other) {
+                    moved.insert(other)
+                }
+                return moved
+            }
         }
-        return true
+        return nil
+    }
+
+    /// Throws ``SolveInterruption/budgetExceeded`` once the wall-clock budget is spent.
+    /// Pivots are charged to the meter, which reads the clock every few of them; this is
+    /// for the long stretches without pivots (factorizations, feasibility checks of the
+    /// required walk and the conflict, determinacy columns), so that a solve overruns its
+    /// time budget by at most one such step.
+    func checkClock() throws(SolveInterruption) {
+        if let limit = meter.budget.wallTime, meter.elapsed > limit { throw .budgetExceeded }
     }
 
     // MARK: Objective and certificates

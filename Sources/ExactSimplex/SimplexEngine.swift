@@ -383,10 +383,18 @@ struct SimplexEngine: Sendable {
         return fixed
     }
 
+    /// `B⁻¹ A_j`, its nonzeros by slot (ascending).
+    func sparseColumn(_ j: Int) -> [SparseEntry] {
+        var entries: [SparseEntry] = []
+        for (slot, a) in column(j).enumerated() where !a.isZero { entries.append(SparseEntry(slot, a)) }
+        return entries
+    }
+
     /// Whether column `j` (nonbasic) can move in `direction` by a positive step from the
-    /// current point without leaving the face, given `alpha = B⁻¹ A_j`.
-    func canMove(alpha: [Rational], direction: Int) -> Bool {
-        for (slot, a) in alpha.enumerated() where !a.isZero {
+    /// current point without leaving the face, given the nonzeros of `alpha = B⁻¹ A_j`.
+    func canMove(alpha: [SparseEntry], direction: Int) -> Bool {
+        for entry in alpha {
+            let slot = entry.index, a = entry.value
             let column = basis[slot]
             switch program.kinds[column] {
             case .free: continue
