@@ -110,6 +110,12 @@ struct ExactSolve {
         bitWidths.record(engine.bitWidths)
     }
 
+    /// Absorbs a copy of `origin` that went on solving: only its own factorizations count.
+    private mutating func absorb(_ engine: SimplexEngine, since origin: SimplexEngine) {
+        refactorizations += engine.refactorizations - origin.refactorizations
+        bitWidths.record(engine.bitWidths)
+    }
+
     // MARK: The whole solve
 
     mutating func run() throws(SolveInterruption) -> (Solution, SolutionCertificate) {
@@ -218,19 +224,29 @@ struct ExactSolve {
 
     enum CheckOutcome {
         case feasible(SimplexEngine)
-        /// Multipliers `λ` by system row (nonzero only), in the certificate's convention.
-        case infeasible([Int: Rational])
+        /// Multipliers `λ` by system row (nonzero only), in the certificate's convention,
+        /// and the engine where phase one ended.
+        case infeasible([Int: Rational], SimplexEngine)
     }
 
-    /// Phase one on the LP of `rows`.
+    /// Phase one on the LP of `rows`, from a crash basis.
     mutating func check(_ rows: [Int]) throws(SolveInterruption) -> CheckOutcome {
+        try checkClock()
         feasibilityChecks += 1
         let program = LinearProgram(system: lowered, selected: rows)
         var engine = try SimplexEngine(program: program, order: Self.crashOrder(program))
+        try checkClock()
         let farkas = try engine.makeFeasible(meter: &meter)
         absorb(engine)
         guard let y = farkas else { return .feasible(engine) }
-        // The engine's y has yᵀb > 0 with b = −c; the certificate's λ = −y has λᵀc > 0.
+        return .infeasible(try Self.farkasMultipliers(y, program: program, bitWidths: &bitWidths), engine)
+    }
+
+    /// The engine's Farkas vector `y` (by LP row, `yᵀb > 0` with `b = −c`) as the
+    /// certificate's `λ = −y` by system row (`λᵀc > 0`).
+    static func farkasMultipliers(
+        _ y: [Rational], program: LinearProgram, bitWidths: inout BitWidths
+    ) throws(SolveInterruption) -> [Int: Rational] {
         var multipliers: [Int: Rational] = [:]
         for (r, value) in y.enumerated() where !value.isZero {
             guard program.rows[r].level == 0 else {
@@ -239,7 +255,7 @@ struct ExactSolve {
             multipliers[program.rows[r].systemRow] = -value
             bitWidths.record(value)
         }
-        return .infeasible(multipliers)
+        return multipliers
     }
 
     /// The greedy walk over `required` in file order: a constraint is kept iff it is
@@ -253,7 +269,7 @@ struct ExactSolve {
         var broken: [(row: Int, farkas: [Int: Rational])] = []
         var pending = required[...]
         while !pending.isEmpty {
-            guard case .infeasible(var upperCertificate) = try check(kept + pending) else {
+            guard case .infeasible(var upperCertificate, _) = try check(kept + pending) else {
                 kept += pending
                 break
             }
@@ -263,7 +279,7 @@ struct ExactSolve {
                 let mid = (lo + hi) / 2
                 switch try check(kept + pending.prefix(mid)) {
                 case .feasible: lo = mid
-                case .infeasible(let certificate):
+                case .infeasible(let certificate, _):
                     hi = mid
                     upperCertificate = certificate
                 }
@@ -280,22 +296,52 @@ struct ExactSolve {
     /// support of `farkas` (which contains `first`, as the constraints kept before it are
     /// feasible). Returns its members in file order, its Farkas multipliers and, for each
     /// member but `first`, a point satisfying all the others.
+    ///
+    /// A conflict can be as long as the layout (a chain against a pinned end), so the
+    /// checks are warm-started: phase one over the members ends at an infeasible basis,
+    /// and each candidate is tried from a copy of it with the candidate's row dropped
+    /// (its auxiliary column made free), usually a pivot or two instead of a crash and a
+    /// factorization. Only when the rest is still infeasible is it checked from scratch,
+    /// so the certificate, and hence the conflict, is the one a cold check gives.
     mutating func irreducibleConflict(_ first: Int, farkas: [Int: Rational]) throws(SolveInterruption)
         -> (members: [Int], farkas: [Int: Rational], witnesses: [SolutionCertificate.Witness])
     {
         var certificate = farkas
         var members = Set(farkas.keys)
         var witnesses: [SolutionCertificate.Witness] = []
+        // Phase one's end over the current members, and the LP row of each member there.
+        var base: (engine: SimplexEngine, rowOf: [Int: Int])?
         for candidate in farkas.keys.sorted() where candidate != first && members.contains(candidate) {
-            let rest = members.subtracting([candidate]).sorted()
-            switch try check(rest) {
-            case .feasible(let engine):
-                witnesses.append(SolutionCertificate.Witness(
-                    omitted: candidate, values: engine.unknownValues.map(\.description)))
-            case .infeasible(let smaller):
-                certificate = smaller
-                members = Set(smaller.keys)
+            let start: (engine: SimplexEngine, rowOf: [Int: Int])
+            if let base {
+                start = base
+            } else {
+                guard case .infeasible(_, let engine) = try check(members.sorted()) else {
+                    throw .internalFailure("a conflict with its Farkas multipliers is feasible")
+                }
+                var rowOf: [Int: Int] = [:]
+                for (r, row) in engine.program.rows.enumerated() { rowOf[row.systemRow] = r }
+                start = (engine, rowOf)
+                base = start
             }
+            guard let row = start.rowOf[candidate] else { throw .internalFailure("conflict member \(candidate) not in its LP") }
+            try checkClock()
+            feasibilityChecks += 1
+            var probe = start.engine
+            probe.dropRow(row)
+            let farkas = try probe.makeFeasible(meter: &meter)
+            absorb(probe, since: start.engine)
+            if farkas == nil {
+                witnesses.append(SolutionCertificate.Witness(
+                    omitted: candidate, values: probe.unknownValues.map(\.description)))
+                continue
+            }
+            guard case .infeasible(let smaller, _) = try check(members.subtracting([candidate]).sorted()) else {
+                throw .internalFailure("feasibility of the conflict less \(candidate) differs between checks")
+            }
+            certificate = smaller
+            members = Set(smaller.keys)
+            base = nil
         }
         guard members.contains(first) else { throw .internalFailure("the conflict lost its broken constraint") }
         witnesses.removeAll { !members.contains($0.omitted) }
@@ -437,7 +483,7 @@ struct ExactSolve {
             determinacyPrograms += 1
             var probe = engine
             let outcome = try probe.minimize(costs: [unknown: sign], meter: &meter)
-            absorb(probe)
+            absorb(probe, since: engine)
             guard case .optimal = outcome else { return [unknown] }
             if probe.value(of: unknown) != current {
                 var moved: Set<Int> = [unknown]

@@ -366,6 +366,13 @@ struct SimplexEngine: Sendable {
         }
     }
 
+    /// Drops required row `r` from the LP by letting its slack or artificial take any
+    /// value (the row then holds at every point). The basis stays valid, so phase one can
+    /// go on from here: the deletion filter of the conflict tries each member this way.
+    mutating func dropRow(_ r: Int) {
+        program.kinds[program.firstAuxiliary[r]] = .free
+    }
+
     // MARK: Lexicographic fixing and the optimal face
 
     /// Fixes at zero every nonbasic nonnegative column whose reduced cost is positive, and
