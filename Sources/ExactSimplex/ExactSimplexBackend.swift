@@ -154,6 +154,9 @@ struct ExactSolve {
         var optima: [Rational] = []
         var fixedAtLevel: [[Int]] = []
         for level in 1..<(levelCount + 1) {
+            // A level without pivots still prices and fixes every column: hundreds of
+            // levels take a while even when no pivot charges the meter.
+            try checkClock()
             let costs = program.levelCosts(level)
             guard case .optimal = try engine.minimize(costs: costs, meter: &meter) else {
                 throw .internalFailure("level \(level) unbounded")
@@ -176,10 +179,12 @@ struct ExactSolve {
         let objective = try levelErrors(at: values, kept: Set(kept), expected: optima)
         for value in values { bitWidths.record(value) }
 
-        let levelCertificates = (0..<levelCount).map { k in
-            levelCertificate(
+        var levelCertificates: [SolutionCertificate.Level] = []
+        for k in 0..<levelCount {
+            try checkClock()
+            levelCertificates.append(levelCertificate(
                 level: k + 1, program: program, costs: levelCosts, duals: levelDuals, optima: optima,
-                fixedAtLevel: fixedAtLevel)
+                fixedAtLevel: fixedAtLevel))
         }
         let broken = brokenCertificates.map(\.constraint)
         let status: SolveStatus = broken.isEmpty ? .optimal : .unsatisfiable
@@ -502,7 +507,7 @@ struct ExactSolve {
     /// required walk and the conflict, determinacy columns), so that a solve overruns its
     /// time budget by at most one such step.
     func checkClock() throws(SolveInterruption) {
-        if let limit = meter.budget.wallTime, meter.elapsed > limit { throw .budgetExceeded }
+        if meter.isOutOfTime { throw .budgetExceeded }
     }
 
     // MARK: Objective and certificates

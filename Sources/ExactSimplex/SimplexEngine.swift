@@ -2,6 +2,15 @@ import BackendContract
 import ExactArithmetic
 import LayoutModel
 
+extension BudgetMeter {
+    /// Whether the wall-clock budget is spent. ``BudgetMeter/spend(_:)`` reads the clock
+    /// only every few iterations; the exact backend's steps are long, so it asks directly.
+    var isOutOfTime: Bool {
+        guard let limit = budget.wallTime else { return false }
+        return elapsed > limit
+    }
+}
+
 /// Why a solve stopped early.
 enum SolveInterruption: Error, Sendable {
     /// The budget ran out.
@@ -316,7 +325,9 @@ struct SimplexEngine: Sendable {
     private mutating func pivot(
         entering q: Int, direction: Int, slot: Int, step: Rational, alpha: [Rational], meter: inout BudgetMeter
     ) throws(SolveInterruption) {
-        guard meter.spend() else { throw .budgetExceeded }
+        // The meter reads the clock every 64 iterations; a pivot on a large exact basis
+        // can take milliseconds, so the clock is read on every one (a read costs far less).
+        guard meter.spend(), !meter.isOutOfTime else { throw .budgetExceeded }
         pivots += 1
         if !step.isZero {
             let move = direction > 0 ? -step : step
