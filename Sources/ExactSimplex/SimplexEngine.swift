@@ -244,9 +244,13 @@ struct SimplexEngine: Sendable {
     /// Minimises `Σ costs[j] x_j` from the current (feasible) basis.
     mutating func minimize(costs: [Int: Rational], meter: inout BudgetMeter) throws(SolveInterruption) -> OptimizationOutcome {
         var degenerateRun = 0
+        // Pricing looks up every nonbasic column's cost on every pivot: an array, not a
+        // dictionary, for that.
+        var denseCosts = [Rational](repeating: .zero, count: program.columnCount)
+        for (column, cost) in costs { denseCosts[column] = cost }
         while true {
             let y = duals(costs: costs)
-            guard let (q, direction) = entering(duals: y, costs: costs, bland: degenerateRun >= blandThreshold) else {
+            guard let (q, direction) = entering(duals: y, costs: denseCosts, bland: degenerateRun >= blandThreshold) else {
                 return .optimal
             }
             let alpha = column(q)
@@ -259,13 +263,16 @@ struct SimplexEngine: Sendable {
     }
 
     /// The entering column and its direction (+1 up, −1 down, only free columns go down),
-    /// or nil at optimality.
-    private func entering(duals y: [Rational], costs: [Int: Rational], bland: Bool) -> (Int, Int)? {
+    /// or nil at optimality. `costs` is dense by column, or empty for all zero.
+    private func entering(duals y: [Rational], costs: [Rational], bland: Bool) -> (Int, Int)? {
         var best: (column: Int, direction: Int, magnitude: Rational)?
         for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] {
             let kind = program.kinds[j]
             if kind == .fixedZero { continue }
-            let d = reducedCost(j, duals: y, costs: costs)
+            var d = costs.isEmpty ? Rational.zero : costs[j]
+            for entry in program.columns[j] where !y[entry.index].isZero {
+                d.addProduct(-y[entry.index], entry.value)
+            }
             let direction: Int
             if d.sign < 0 {
                 direction = 1
@@ -365,7 +372,7 @@ struct SimplexEngine: Sendable {
             }
             if costs.isEmpty { return nil }
             let y = duals(costs: costs)
-            guard let (q, direction) = entering(duals: y, costs: [:], bland: degenerateRun >= blandThreshold) else {
+            guard let (q, direction) = entering(duals: y, costs: [], bland: degenerateRun >= blandThreshold) else {
                 return y
             }
             let alpha = column(q)
