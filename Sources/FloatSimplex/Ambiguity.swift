@@ -20,16 +20,16 @@ extension CassowarySolver {
         let costTolerance = scratch.tolerance.cost
         let pivotTolerance = scratch.tolerance.pivot
         let feasibility = scratch.tolerance.feasibility
-        for symbol in 0..<scratch.symbolCount where !scratch.isBasic[symbol] {
-            let kind = scratch.kind[symbol]
+        for symbol in 0..<scratch.symbolCount where !scratch.symbols[symbol].isBasic {
+            let kind = scratch.symbols[symbol].kind
             let directions: [Double]
             switch kind {
             case .external: directions = [1, -1]
             case .slack, .error: directions = [1]
             case .dummy, .retired: continue
             }
-            guard scratch.reducedCost[symbol].leading(tolerance: costTolerance) == nil else { continue }
-            if kind == .external && scratch.users[symbol].isEmpty {
+            guard scratch.symbols[symbol].reducedCost.leading(tolerance: costTolerance) == nil else { continue }
+            if kind == .external && scratch.users.isEmpty(symbol) {
                 marked.insert(symbol)
                 continue
             }
@@ -38,11 +38,11 @@ extension CassowarySolver {
                 var step = Double.infinity
                 for term in column {
                     let rate = term.coefficient * direction
-                    switch scratch.kind[term.symbol] {
+                    switch scratch.symbols[term.symbol].kind {
                     case .dummy:
                         if abs(rate) > pivotTolerance { step = 0 }
                     case .slack, .error:
-                        if rate < -pivotTolerance { step = min(step, max(scratch.value[term.symbol], 0) / -rate) }
+                        if rate < -pivotTolerance { step = min(step, max(scratch.symbols[term.symbol].value, 0) / -rate) }
                     case .external, .retired:
                         break
                     }
@@ -51,11 +51,11 @@ extension CassowarySolver {
             }
             guard movable else { continue }
             if kind == .external { marked.insert(symbol) }
-            for term in column where scratch.kind[term.symbol] == .external && abs(term.coefficient) > pivotTolerance {
+            for term in column where scratch.symbols[term.symbol].kind == .external && abs(term.coefficient) > pivotTolerance {
                 marked.insert(term.symbol)
             }
         }
-        return marked.map { Variable(scratch.owner[$0]) }.sorted()
+        return marked.map { Variable(scratch.symbols[$0].owner) }.sorted()
     }
 
     /// Whether the solver has ever seen `variable` in a constraint it holds or held.

@@ -38,14 +38,15 @@ public struct CassowarySolver: Sendable {
     var records: [Record?] = []
     var liveCount = 0
     var edits: [Variable: Edit] = [:]
-    /// Symbols of variables with small non-negative indices, stored as symbol + 1 (0: none).
+    /// Symbols of variables numbered `denseBase…`, stored as symbol + 1 (0: none).
     var denseSymbols: [Int] = []
+    var denseBase = 0
     var sparseSymbols: [Int: Int] = [:]
     var meter: BudgetMeter?
     /// Σ terms over the records' own rows: the size a refactorised tableau has.
     var originalTerms = 0
 
-    /// Variables numbered below this are looked up in an array, the rest in a dictionary.
+    /// Variables numbered this far above `denseBase` or more are looked up in a dictionary.
     static let denseLimit = 1 << 22
 
     /// A solver with no constraints. With a budget, every pivot and the clock are charged to
@@ -73,7 +74,7 @@ public struct CassowarySolver: Sendable {
     /// The variable's value at the current optimum (0 for a variable never constrained).
     public func value(of variable: Variable) -> Double {
         guard let symbol = symbol(of: variable) else { return 0 }
-        return tableau.isBasic[symbol] ? tableau.value[symbol] : 0
+        return tableau.symbols[symbol].isBasic ? tableau.symbols[symbol].value : 0
     }
 
     /// E(level) for levels 1…`levelCount`: the summed errors of the optional constraints held
@@ -93,25 +94,36 @@ public struct CassowarySolver: Sendable {
     // MARK: Variables
 
     func symbol(of variable: Variable) -> Int? {
-        let index = variable.index
-        if index >= 0 && index < denseSymbols.count {
-            let stored = denseSymbols[index]
+        let slot = variable.index &- denseBase
+        if slot >= 0 && slot < denseSymbols.count {
+            let stored = denseSymbols[slot]
             if stored != 0 { return stored - 1 }
         }
-        return sparseSymbols.isEmpty ? nil : sparseSymbols[index]
+        return sparseSymbols.isEmpty ? nil : sparseSymbols[variable.index]
     }
 
     mutating func makeSymbol(for variable: Variable) -> Int {
         if let existing = symbol(of: variable) { return existing }
         let symbol = tableau.newSymbol(.external, owner: variable.index)
         let index = variable.index
-        // Dense while the numbering is compact (the backend's unknowns); a solver handed a
-        // few far-apart numbers (one table cell of many) keeps them in the dictionary.
-        if index >= 0 && index < Self.denseLimit && index < 2 * (denseSymbols.count + tableau.symbolCount) + 64 {
-            if index >= denseSymbols.count {
-                denseSymbols.append(contentsOf: repeatElement(0, count: max(index + 1 - denseSymbols.count, denseSymbols.count)))
+        // Dense from the first variable's index while the numbering stays compact (the
+        // backend's unknowns, or one table cell's run of numbers among many); a solver handed
+        // scattered numbers keeps the stragglers in the dictionary.
+        if denseSymbols.isEmpty && index >= 0 && index < Int.max - Self.denseLimit { denseBase = index }
+        var slot = index &- denseBase
+        if index >= 0 && slot < 0 && -slot <= denseSymbols.count + 64 {
+            // A number just below the range: grow the range downwards (by doubling, so a
+            // numbering met in descending order stays linear).
+            let grow = min(max(-slot, denseSymbols.count), denseBase)
+            denseSymbols.insert(contentsOf: repeatElement(0, count: grow), at: 0)
+            denseBase -= grow
+            slot += grow
+        }
+        if slot >= 0 && slot < Self.denseLimit && slot < 2 * (denseSymbols.count + tableau.symbolCount) + 64 {
+            if slot >= denseSymbols.count {
+                denseSymbols.append(contentsOf: repeatElement(0, count: max(slot + 1 - denseSymbols.count, denseSymbols.count, 16)))
             }
-            denseSymbols[index] = symbol + 1
+            denseSymbols[slot] = symbol + 1
         } else {
             if sparseSymbols.isEmpty { sparseSymbols.reserveCapacity(16) }
             sparseSymbols[index] = symbol
@@ -120,9 +132,9 @@ public struct CassowarySolver: Sendable {
     }
 
     mutating func forget(_ variable: Variable) {
-        let index = variable.index
-        if index >= 0 && index < denseSymbols.count { denseSymbols[index] = 0 }
-        sparseSymbols[index] = nil
+        let slot = variable.index &- denseBase
+        if slot >= 0 && slot < denseSymbols.count { denseSymbols[slot] = 0 }
+        sparseSymbols[variable.index] = nil
     }
 
     // MARK: Adding
@@ -148,8 +160,8 @@ public struct CassowarySolver: Sendable {
             return ConstraintHandle(id: id)
         } catch {
             // Variables first seen in the attempt are the external symbols it created.
-            for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.kind[symbol] == .external {
-                forget(Variable(tableau.owner[symbol]))
+            for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
+                forget(Variable(tableau.symbols[symbol].owner))
             }
             tableau.rollBack(to: checkpoint)
             switch error {
@@ -179,19 +191,19 @@ public struct CassowarySolver: Sendable {
 
     private mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
         tableau.tolerance.include(value: constraint.constant)
-        var terms: [Term] = []
-        terms.reserveCapacity(constraint.terms.count + 2)
+        // Built in place: a second reference to the terms would make appending the markers copy them.
+        var row = Row(constant: constraint.constant, terms: [])
+        row.terms.reserveCapacity(constraint.terms.count + 2)
         for term in constraint.terms where term.coefficient != 0 {
             tableau.tolerance.include(coefficient: term.coefficient)
             let symbol = makeSymbol(for: term.variable)
-            if let index = terms.firstIndex(where: { $0.symbol == symbol }) {
-                terms[index].coefficient += term.coefficient
+            if let index = row.terms.firstIndex(where: { $0.symbol == symbol }) {
+                row.terms[index].coefficient += term.coefficient
             } else {
-                terms.append(Term(symbol, term.coefficient))
+                row.terms.append(Term(symbol, term.coefficient))
             }
         }
-        terms.removeAll { $0.coefficient == 0 }
-        var row = Row(constant: constraint.constant, terms: terms)
+        row.terms.removeAll { $0.coefficient == 0 }
         let residual = tableau.evaluate(row)
         let feasibility = tableau.tolerance.feasibility
 
@@ -223,7 +235,7 @@ public struct CassowarySolver: Sendable {
                 if sign * residual > feasibility { subject = other }
             }
         }
-        if tableau.kind[marker] == .error { tableau.setReducedCost(marker, LexVector(level: level, value: 1)) }
+        if tableau.symbols[marker].kind == .error { tableau.setReducedCost(marker, LexVector(level: level, value: 1)) }
         if other >= 0 { tableau.setReducedCost(other, LexVector(level: level, value: 1)) }
 
         // A fresh external variable (named by no other row) absorbs the constraint for free:
@@ -237,9 +249,9 @@ public struct CassowarySolver: Sendable {
         if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
 
         defineSubject(subject, from: row)
-        if tableau.costLevel[subject] != 0 {
+        if tableau.symbols[subject].costLevel != 0 {
             // The subject carries cost while basic: its reduced row joins the objective.
-            let cost = LexVector(level: tableau.costLevel[subject], value: 1)
+            let cost = LexVector(level: tableau.symbols[subject].costLevel, value: 1)
             let reduced = tableau.reduce(tableau.rows[subject])
             for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: term.coefficient) }
         }
@@ -293,14 +305,14 @@ public struct CassowarySolver: Sendable {
                 let symbol = term.symbol
                 let rate = term.coefficient * direction
                 let ratio: Double
-                switch tableau.kind[symbol] {
+                switch tableau.symbols[symbol].kind {
                 case .external, .retired: continue
                 case .dummy:
                     if abs(rate) <= pivotTolerance { continue }
                     ratio = 0
                 case .slack, .error:
                     if rate >= -pivotTolerance { continue }
-                    ratio = max(tableau.value[symbol], 0) / -rate
+                    ratio = max(tableau.symbols[symbol].value, 0) / -rate
                 }
                 let better: Bool
                 if leaving < 0 || ratio < bestRatio - tie {
@@ -316,6 +328,7 @@ public struct CassowarySolver: Sendable {
                     bestRate = rate
                 }
             }
+            tableau.recycle(column)
             if leaving < 0 {
                 // An improving direction with nothing in the way cannot exist (errors are ≥ 0);
                 // the reduced cost was rounding residue.
@@ -347,7 +360,7 @@ public struct CassowarySolver: Sendable {
                 if best < 0 || symbol < best { best = symbol }
                 continue
             }
-            guard let leading = tableau.reducedCost[symbol].leading(tolerance: tolerance) else { continue }
+            guard let leading = tableau.symbols[symbol].reducedCost.leading(tolerance: tolerance) else { continue }
             let rate = abs(leading.value)
             if best < 0 || leading.level < bestLevel
                 || (leading.level == bestLevel && (rate > bestRate || (rate == bestRate && symbol < best)))
@@ -370,14 +383,14 @@ public struct CassowarySolver: Sendable {
             var leaving = -1
             var worst = 0.0
             for symbol in tableau.infeasible {
-                let violation = abs(tableau.value[symbol])
+                let violation = abs(tableau.symbols[symbol].value)
                 if leaving < 0 || (bland ? symbol < leaving : violation > worst || (violation == worst && symbol < leaving)) {
                     leaving = symbol
                     worst = violation
                 }
             }
             let reduced = tableau.reduce(tableau.rows[leaving])
-            let direction: Double = tableau.kind[leaving] == .dummy && tableau.value[leaving] > 0 ? -1 : 1
+            let direction: Double = tableau.symbols[leaving].kind == .dummy && tableau.symbols[leaving].value > 0 ? -1 : 1
             let pivotTolerance = tableau.tolerance.pivot
             let costTolerance = tableau.tolerance.cost
             var entering = -1
@@ -387,14 +400,14 @@ public struct CassowarySolver: Sendable {
                 let symbol = term.symbol
                 let rate = term.coefficient * direction
                 var cost: LexVector
-                switch tableau.kind[symbol] {
+                switch tableau.symbols[symbol].kind {
                 case .dummy, .retired: continue
                 case .external:
                     if abs(rate) <= pivotTolerance { continue }
                     cost = LexVector()
                 case .slack, .error:
                     if rate <= pivotTolerance { continue }
-                    cost = tableau.reducedCost[symbol]
+                    cost = tableau.symbols[symbol].reducedCost
                 }
                 let better: Bool
                 if entering < 0 {
@@ -431,9 +444,9 @@ public struct CassowarySolver: Sendable {
         var owners = Set<Int>([pending])
         let pivotTolerance = tableau.tolerance.pivot
         func consider(_ symbol: Int) {
-            let kind = tableau.kind[symbol]
+            let kind = tableau.symbols[symbol].kind
             guard kind == .slack || kind == .dummy else { return }
-            let owner = tableau.owner[symbol]
+            let owner = tableau.symbols[symbol].owner
             if owner == pending || (owner >= 0 && owner < records.count && records[owner]?.constraint.strength.isRequired == true) {
                 owners.insert(owner)
             }
@@ -463,18 +476,18 @@ public struct CassowarySolver: Sendable {
         liveCount -= 1
         originalTerms -= record.row.terms.count
         // Costs first: a pivot below would otherwise carry them into the objective.
-        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.costLevel[symbol] != 0 {
-            let cost = LexVector(level: tableau.costLevel[symbol], value: 1)
-            if tableau.isBasic[symbol] {
+        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].costLevel != 0 {
+            let cost = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
+            if tableau.symbols[symbol].isBasic {
                 let reduced = tableau.reduce(tableau.rows[symbol])
                 for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: -term.coefficient) }
             } else {
                 tableau.addToReducedCost(symbol, cost, times: -1)
             }
-            tableau.costLevel[symbol] = 0
+            tableau.symbols[symbol].costLevel = 0
         }
         let marker = record.marker
-        if !tableau.isBasic[marker], let leaving = markerLeavingRow(marker) {
+        if !tableau.symbols[marker].isBasic, let leaving = markerLeavingRow(marker) {
             let reduced = tableau.reduce(tableau.rows[leaving])
             if reduced.terms.contains(where: { $0.symbol == marker && $0.coefficient != 0 }) {
                 tableau.pivot(entering: marker, leaving: leaving, reducedLeavingRow: reduced)
@@ -482,23 +495,23 @@ public struct CassowarySolver: Sendable {
         }
         var changed: [Int] = []
         for symbol in [marker, record.other] where symbol >= 0 {
-            if tableau.isBasic[symbol] {
+            if tableau.symbols[symbol].isBasic {
                 // Rows that name the basic symbol take its definition instead, then it goes.
                 let definition = tableau.rows[symbol]
-                for user in tableau.users[symbol] {
+                for user in Array(tableau.users[symbol]) {
                     tableau.setRow(user, substituting: symbol, by: definition)
                     changed.append(user)
                 }
                 tableau.setRow(symbol, nil)
             }
             // Whatever still names it is cancellation residue of an eliminated constraint.
-            for user in tableau.users[symbol] {
+            for user in Array(tableau.users[symbol]) {
                 tableau.setRow(user, substituting: symbol, by: Row(constant: 0, terms: []))
                 changed.append(user)
             }
             tableau.setValue(symbol, 0)
             tableau.setReducedCost(symbol, LexVector())
-            tableau.kind[symbol] = .retired
+            tableau.symbols[symbol].kind = .retired
             tableau.updateCandidacy(symbol)
             tableau.updateFeasibility(symbol)
         }
@@ -521,12 +534,12 @@ public struct CassowarySolver: Sendable {
         var third = -1
         for term in column where abs(term.coefficient) > pivotTolerance {
             let symbol = term.symbol
-            switch tableau.kind[symbol] {
+            switch tableau.symbols[symbol].kind {
             case .retired: continue
             case .external:
                 if third < 0 { third = symbol }
             case .slack, .error, .dummy:
-                let value = max(tableau.value[symbol], 0)
+                let value = max(tableau.symbols[symbol].value, 0)
                 if term.coefficient < 0 {
                     let ratio = value / -term.coefficient
                     if ratio < firstRatio { first = symbol; firstRatio = ratio }
@@ -536,6 +549,7 @@ public struct CassowarySolver: Sendable {
                 }
             }
         }
+        tableau.recycle(column)
         if first >= 0 { return first }
         if second >= 0 { return second }
         return third >= 0 ? third : nil
@@ -600,11 +614,11 @@ extension Tableau {
             for term in rows[user].terms where term.symbol == symbol { coefficient += term.coefficient }
             rows[user].constant += coefficient * delta
         }
-        if isBasic[symbol] {
+        if symbols[symbol].isBasic {
             rows[symbol].constant -= delta
-            setValue(symbol, value[symbol] - delta)
+            setValue(symbol, symbols[symbol].value - delta)
         } else {
-            refreshValues(of: users[symbol])
+            refreshValues(downstreamOfShifted: symbol)
         }
     }
 
@@ -627,13 +641,13 @@ extension Tableau {
         }
         let drop = tolerance.drop
         row.terms.removeAll { abs($0.coefficient) <= drop }
-        setRow(user, row, rank: rank[user])
+        setRow(user, row, rank: symbols[user].rank)
     }
 
     /// Recomputes the given basic symbols and everything downstream of them, in rank order.
     mutating func refreshValues(of basics: [Int]) {
         var all: [Int] = []
-        for symbol in basics where isBasic[symbol] {
+        for symbol in basics where symbols[symbol].isBasic {
             setValue(symbol, evaluate(rows[symbol]))
             all.append(symbol)
         }

@@ -3,7 +3,12 @@
 /// This is the paper's symbolic weight. Kiwi and its ports pack strengths into one `Double`
 /// (a·10⁶ + b·10³ + c), so enough weak errors outweigh a strong one; here a reduced cost is a
 /// sparse vector over levels and is never collapsed to a number. Entries are sorted by level
-/// and none is zero; most vectors have one or two entries.
+/// and none is zero.
+///
+/// Almost every reduced cost has one or two entries, and every symbol carries one, so the
+/// first two entries are stored inline and only a third one allocates: a solver of a dozen
+/// constraints (one table cell) would otherwise spend more on allocating vectors than on
+/// pivoting.
 struct LexVector: Sendable, Hashable {
     struct Entry: Sendable, Hashable {
         var level: Int32
@@ -15,74 +20,118 @@ struct LexVector: Sendable, Hashable {
         }
     }
 
-    var entries: [Entry]
+    /// The number of entries.
+    private(set) var count: Int
+    private var first = Entry(level: 0, value: 0)
+    private var second = Entry(level: 0, value: 0)
+    /// Entries after the second.
+    private var tail: [Entry] = []
 
-    init() { entries = [] }
+    init() { count = 0 }
 
-    init(level: Int32, value: Double) { entries = [Entry(level: level, value: value)] }
+    init(level: Int32, value: Double) {
+        count = 1
+        first = Entry(level: level, value: value)
+    }
 
-    var isZero: Bool { entries.isEmpty }
+    var isZero: Bool { count == 0 }
+
+    @inline(__always)
+    subscript(index: Int) -> Entry {
+        get {
+            switch index {
+            case 0: return first
+            case 1: return second
+            default: return tail[index - 2]
+            }
+        }
+        set {
+            switch index {
+            case 0: first = newValue
+            case 1: second = newValue
+            default: tail[index - 2] = newValue
+            }
+        }
+    }
+
+    /// The entries in level order.
+    var entries: [Entry] { (0..<count).map { self[$0] } }
+
+    @inline(__always)
+    private mutating func append(_ entry: Entry) {
+        switch count {
+        case 0: first = entry
+        case 1: second = entry
+        default: tail.append(entry)
+        }
+        count += 1
+    }
 
     /// The sign of the first entry whose magnitude exceeds `tolerance` (0 when none does).
     func sign(tolerance: Double) -> Int {
-        for entry in entries {
-            if entry.value > tolerance { return 1 }
-            if entry.value < -tolerance { return -1 }
+        for index in 0..<count {
+            let value = self[index].value
+            if value > tolerance { return 1 }
+            if value < -tolerance { return -1 }
         }
         return 0
     }
 
     /// The first level whose entry exceeds `tolerance` in magnitude, with its value.
     func leading(tolerance: Double) -> Entry? {
-        for entry in entries where abs(entry.value) > tolerance { return entry }
+        for index in 0..<count where abs(self[index].value) > tolerance { return self[index] }
         return nil
     }
 
     /// `self += factor · other`; entries that fall to `drop` or below in magnitude are removed,
     /// so cancellation leaves no residue for later comparisons to trip on.
     mutating func add(_ other: LexVector, times factor: Double, drop: Double) {
-        if other.entries.isEmpty || factor == 0 { return }
-        if entries.count == 1, other.entries.count == 1, entries[0].level == other.entries[0].level {
-            let sum = entries[0].value + factor * other.entries[0].value
-            if abs(sum) <= drop { entries.removeAll(keepingCapacity: true) } else { entries[0].value = sum }
+        if other.count == 0 || factor == 0 { return }
+        if count == 0 && other.count == 1 {
+            let value = factor * other.first.value
+            if abs(value) > drop { self = LexVector(level: other.first.level, value: value) }
             return
         }
-        var merged: [Entry] = []
-        merged.reserveCapacity(entries.count + other.entries.count)
+        if count == 1, other.count == 1, first.level == other.first.level {
+            let sum = first.value + factor * other.first.value
+            if abs(sum) <= drop { self = LexVector() } else { first.value = sum }
+            return
+        }
+        var merged = LexVector()
         var i = 0
         var j = 0
-        while i < entries.count || j < other.entries.count {
+        while i < count || j < other.count {
             let entry: Entry
-            if j == other.entries.count || (i < entries.count && entries[i].level < other.entries[j].level) {
-                entry = entries[i]
+            if j == other.count || (i < count && self[i].level < other[j].level) {
+                entry = self[i]
                 i += 1
-            } else if i == entries.count || other.entries[j].level < entries[i].level {
-                entry = Entry(level: other.entries[j].level, value: factor * other.entries[j].value)
+            } else if i == count || other[j].level < self[i].level {
+                entry = Entry(level: other[j].level, value: factor * other[j].value)
                 j += 1
             } else {
-                entry = Entry(level: entries[i].level, value: entries[i].value + factor * other.entries[j].value)
+                entry = Entry(level: self[i].level, value: self[i].value + factor * other[j].value)
                 i += 1
                 j += 1
             }
             if abs(entry.value) > drop { merged.append(entry) }
         }
-        entries = merged
+        self = merged
     }
 
     /// The lexicographic sign of `a·ka − b·kb`, entries within `tolerance` counting as zero.
     static func compare(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double, tolerance: Double) -> Int {
         var i = 0
         var j = 0
-        while i < a.entries.count || j < b.entries.count {
+        while i < a.count || j < b.count {
             let difference: Double
-            if j == b.entries.count || (i < a.entries.count && a.entries[i].level < b.entries[j].level) {
-                difference = a.entries[i].value * ka
+            if j == b.count || (i < a.count && a[i].level < b[j].level) {
+                difference = a[i].value * ka
                 i += 1
-            } else if i == a.entries.count || b.entries[j].level < a.entries[i].level {
-                difference = -b.entries[j].value * kb
+            } else if i == a.count || b[j].level < a[i].level {
+                difference = -b[j].value * kb
                 j += 1
             } else {
-                difference = a.entries[i].value * ka - b.entries[j].value * kb
+                difference = a[i].value * ka - b[j].value * kb
                 i += 1
                 j += 1
             }
@@ -91,4 +140,8 @@ struct LexVector: Sendable, Hashable {
         }
         return 0
     }
+
+    static func == (lhs: LexVector, rhs: LexVector) -> Bool { lhs.entries == rhs.entries }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 }

@@ -35,7 +35,7 @@ extension CassowarySolver {
         var work: [Row] = []
         for record in records { if let record { work.append(record.row) } }
         var basics: [Int] = []
-        for symbol in 0..<symbolCount where tableau.isBasic[symbol] { basics.append(symbol) }
+        for symbol in 0..<symbolCount where tableau.symbols[symbol].isBasic { basics.append(symbol) }
         guard basics.count == work.count else { return false }
 
         var isBasicSymbol = Array(repeating: false, count: symbolCount)
@@ -154,29 +154,30 @@ extension CassowarySolver {
         }
 
         // Apply: rows and ranks, then values in rank order, then the reduced objective.
+        tableau.shiftCones.removeAll()
         for definition in definitions {
             // Most rows come out as they were: only the region the pivots touched is rewritten.
             if tableau.rows[definition.symbol] == definition.row {
-                tableau.rank[definition.symbol] = definition.rank
+                tableau.symbols[definition.symbol].rank = definition.rank
             } else {
                 tableau.setRow(definition.symbol, definition.row, rank: definition.rank)
             }
         }
         tableau.lowRank = 0
         tableau.highRank = 1 << 40
-        let ordered = basics.sorted { tableau.rank[$0] < tableau.rank[$1] }
+        let ordered = basics.sorted { tableau.symbols[$0].rank < tableau.symbols[$1].rank }
         for b in ordered { tableau.setValue(b, tableau.evaluate(tableau.rows[b])) }
         var weight = Array(repeating: LexVector(), count: symbolCount)
-        for symbol in 0..<symbolCount where tableau.costLevel[symbol] != 0 && tableau.kind[symbol] == .error {
-            weight[symbol] = LexVector(level: tableau.costLevel[symbol], value: 1)
+        for symbol in 0..<symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {
+            weight[symbol] = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
         }
         let drop = tableau.tolerance.drop
         for b in ordered.reversed() where !weight[b].isZero {
             let w = weight[b]
             for term in tableau.rows[b].terms { weight[term.symbol].add(w, times: term.coefficient, drop: drop) }
         }
-        for symbol in 0..<symbolCount where tableau.kind[symbol] != .retired {
-            tableau.setReducedCost(symbol, tableau.isBasic[symbol] ? LexVector() : weight[symbol])
+        for symbol in 0..<symbolCount where tableau.symbols[symbol].kind != .retired {
+            tableau.setReducedCost(symbol, tableau.symbols[symbol].isBasic ? LexVector() : weight[symbol])
         }
         tableau.refactorisations += 1
         tableau.cleanTermCount = tableau.termCount

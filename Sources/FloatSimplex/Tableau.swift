@@ -14,6 +14,36 @@ enum SymbolKind: UInt8, Sendable {
     var isRestricted: Bool { self == .slack || self == .error }
 }
 
+/// A symbol's state apart from its row and column index.
+struct SymbolState: Sendable {
+    var kind: SymbolKind
+    var isBasic = false
+    /// The cost level of an error symbol (0: none).
+    var costLevel: Int32
+    /// A basic symbol's place in the topological order of rows.
+    var rank = 0
+    var value = 0.0
+    /// The constraint a marker, slack or error symbol belongs to (the variable's index for
+    /// externals).
+    var owner: Int
+    var candidateSlot = -1
+    var infeasibleSlot = -1
+    /// The reduced cost of a non-basic symbol (zero for basic ones).
+    var reducedCost = LexVector()
+
+    init(kind: SymbolKind, costLevel: Int32, owner: Int) {
+        self.kind = kind
+        self.costLevel = costLevel
+        self.owner = owner
+    }
+}
+
+/// A symbol's slot in the scratch space of cone walks.
+struct ConeSlot: Sendable {
+    var seen: UInt32 = 0
+    var accumulator = 0.0
+}
+
 /// `coefficient × symbol` in a row.
 struct Term: Sendable, Hashable {
     var symbol: Int
@@ -123,33 +153,29 @@ struct Checkpoint: Sendable {
 /// reduced objective (one lexicographic vector per non-basic symbol) is maintained
 /// incrementally, as in kiwi.
 struct Tableau: Sendable {
-    // Per symbol.
-    var kind: [SymbolKind] = []
-    var isBasic: [Bool] = []
+    /// Per symbol, everything but its row and users (one array of records rather than a
+    /// dozen parallel arrays: a symbol's state is read together, and a small solver — one
+    /// table cell — allocates four arrays instead of thirteen).
+    var symbols: [SymbolState] = []
+    /// A basic symbol's definition (`.empty` for non-basic ones).
     var rows: [Row] = []
-    var rank: [Int] = []
-    var value: [Double] = []
     /// Column index: the basic symbols whose rows name this symbol directly.
-    var users: [[Int]] = []
-    /// The reduced cost of a non-basic symbol (zero for basic ones).
-    var reducedCost: [LexVector] = []
-    /// The cost level of an error symbol (0: none).
-    var costLevel: [Int32] = []
-    /// The constraint a marker, slack or error symbol belongs to (-1 for externals).
-    var owner: [Int] = []
-    var candidateSlot: [Int] = []
-    var infeasibleSlot: [Int] = []
+    var users = ColumnIndex()
 
     /// Non-basic symbols whose reduced cost shows an improving direction.
     var candidates: [Int] = []
     /// Basic symbols outside their bounds.
     var infeasible: [Int] = []
 
-    // Scratch space for cone walks.
-    var seen: [UInt32] = []
-    var accumulator: [Double] = []
+    // Scratch space for cone walks, one slot per symbol.
+    var scratch: [ConeSlot] = []
     var epoch: UInt32 = 0
     var heap = KeyedHeap()
+    /// The forward cones of the symbols last shifted, each in rank order (see
+    /// `refreshValues(downstreamOfShifted:)`); emptied by any change of a row.
+    var shiftCones: [(symbol: Int, order: [Int])] = []
+    /// A spent column's storage, handed back through `recycle` for the next `column` to reuse.
+    var columnBuffer: [Term] = []
     var touched: [Int] = []
 
     /// Ranks handed to rows that name only non-basic symbols (below everything) and to rows
@@ -171,41 +197,25 @@ struct Tableau: Sendable {
     var journaling = false
     var journalBase = 0
 
-    var symbolCount: Int { kind.count }
+    var symbolCount: Int { symbols.count }
 
     // MARK: Symbols
 
     mutating func newSymbol(_ kind: SymbolKind, owner: Int, costLevel: Int32 = 0) -> Int {
-        let symbol = self.kind.count
-        if symbol == 0 { reserve(32) }
-        self.kind.append(kind)
-        isBasic.append(false)
+        let symbol = symbols.count
+        if symbol == 0 {
+            symbols.reserveCapacity(32); rows.reserveCapacity(32)
+            users.reserveCapacity(32); scratch.reserveCapacity(32)
+        }
+        symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
         rows.append(.empty)
-        rank.append(0)
-        value.append(0)
-        users.append([])
-        reducedCost.append(LexVector())
-        self.costLevel.append(costLevel)
-        self.owner.append(owner)
-        candidateSlot.append(-1)
-        infeasibleSlot.append(-1)
-        seen.append(0)
-        accumulator.append(0)
+        users.appendSymbol()
+        scratch.append(ConeSlot())
         return symbol
     }
 
-    /// Small solvers (one table cell) would otherwise spend more on growing thirteen arrays
-    /// than on solving.
-    private mutating func reserve(_ capacity: Int) {
-        kind.reserveCapacity(capacity); isBasic.reserveCapacity(capacity); rows.reserveCapacity(capacity)
-        rank.reserveCapacity(capacity); value.reserveCapacity(capacity); users.reserveCapacity(capacity)
-        reducedCost.reserveCapacity(capacity); costLevel.reserveCapacity(capacity); owner.reserveCapacity(capacity)
-        candidateSlot.reserveCapacity(capacity); infeasibleSlot.reserveCapacity(capacity)
-        seen.reserveCapacity(capacity); accumulator.reserveCapacity(capacity)
-    }
-
     func isFresh(_ symbol: Int) -> Bool {
-        kind[symbol] == .external && !isBasic[symbol] && users[symbol].isEmpty
+        symbols[symbol].kind == .external && !symbols[symbol].isBasic && users.isEmpty(symbol)
     }
 
     // MARK: Journaled primitives
@@ -213,54 +223,52 @@ struct Tableau: Sendable {
     /// Makes `symbol` basic with `row` at `rank`, or non-basic when `row` is nil, keeping the
     /// column index in step.
     mutating func setRow(_ symbol: Int, _ row: Row?, rank newRank: Int = 0) {
+        if !shiftCones.isEmpty { shiftCones.removeAll() }
         if journaling {
-            journal.append(.row(symbol: symbol, row: rows[symbol], wasBasic: isBasic[symbol], rank: rank[symbol]))
+            journal.append(.row(symbol: symbol, row: rows[symbol], wasBasic: symbols[symbol].isBasic, rank: symbols[symbol].rank))
         }
-        if isBasic[symbol] {
+        if symbols[symbol].isBasic {
             termCount -= rows[symbol].terms.count
             for term in rows[symbol].terms { removeUser(symbol, of: term.symbol) }
         }
         if let row {
             termCount += row.terms.count
-            for term in row.terms { users[term.symbol].append(symbol) }
+            for term in row.terms { users.add(symbol, to: term.symbol) }
             rows[symbol] = row
-            isBasic[symbol] = true
-            rank[symbol] = newRank
+            symbols[symbol].isBasic = true
+            symbols[symbol].rank = newRank
         } else {
             rows[symbol] = .empty
-            isBasic[symbol] = false
+            symbols[symbol].isBasic = false
         }
         updateCandidacy(symbol)
         updateFeasibility(symbol)
     }
 
     private mutating func removeUser(_ user: Int, of symbol: Int) {
-        if let index = users[symbol].lastIndex(of: user) {
-            users[symbol].swapAt(index, users[symbol].count - 1)
-            users[symbol].removeLast()
-        }
+        users.remove(user, from: symbol)
     }
 
     mutating func setValue(_ symbol: Int, _ newValue: Double) {
-        if journaling && symbol < journalBase { journal.append(.value(symbol: symbol, old: value[symbol])) }
-        value[symbol] = newValue
+        if journaling && symbol < journalBase { journal.append(.value(symbol: symbol, old: symbols[symbol].value)) }
+        symbols[symbol].value = newValue
         updateFeasibility(symbol)
     }
 
     mutating func setReducedCost(_ symbol: Int, _ cost: LexVector) {
         if journaling && symbol < journalBase {
-            journal.append(.reducedCost(symbol: symbol, old: reducedCost[symbol]))
+            journal.append(.reducedCost(symbol: symbol, old: symbols[symbol].reducedCost))
         }
-        reducedCost[symbol] = cost
+        symbols[symbol].reducedCost = cost
         updateCandidacy(symbol)
     }
 
     mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
-        var updated = reducedCost[symbol]
-        reducedCost[symbol] = LexVector()
+        var updated = symbols[symbol].reducedCost
+        symbols[symbol].reducedCost = LexVector()
         if journaling && symbol < journalBase { journal.append(.reducedCost(symbol: symbol, old: updated)) }
         updated.add(cost, times: factor, drop: tolerance.drop)
-        reducedCost[symbol] = updated
+        symbols[symbol].reducedCost = updated
         updateCandidacy(symbol)
     }
 
@@ -268,19 +276,19 @@ struct Tableau: Sendable {
 
     /// The direction in which a non-basic symbol improves the objective (0: none).
     func improvingDirection(_ symbol: Int) -> Int {
-        if isBasic[symbol] { return 0 }
-        switch kind[symbol] {
-        case .external: return -reducedCost[symbol].sign(tolerance: tolerance.cost)
-        case .slack, .error: return reducedCost[symbol].sign(tolerance: tolerance.cost) < 0 ? 1 : 0
+        if symbols[symbol].isBasic { return 0 }
+        switch symbols[symbol].kind {
+        case .external: return -symbols[symbol].reducedCost.sign(tolerance: tolerance.cost)
+        case .slack, .error: return symbols[symbol].reducedCost.sign(tolerance: tolerance.cost) < 0 ? 1 : 0
         case .dummy, .retired: return 0
         }
     }
 
     mutating func updateCandidacy(_ symbol: Int) {
         let wanted = improvingDirection(symbol) != 0
-        let slot = candidateSlot[symbol]
+        let slot = symbols[symbol].candidateSlot
         if wanted && slot < 0 {
-            candidateSlot[symbol] = candidates.count
+            symbols[symbol].candidateSlot = candidates.count
             candidates.append(symbol)
         } else if !wanted && slot >= 0 {
             removeCandidate(symbol)
@@ -290,38 +298,38 @@ struct Tableau: Sendable {
     /// Drops a candidate until its reduced cost next changes (used when a direction turns out
     /// to be numerical noise: improving in sign, unbounded in fact).
     mutating func removeCandidate(_ symbol: Int) {
-        let slot = candidateSlot[symbol]
+        let slot = symbols[symbol].candidateSlot
         guard slot >= 0 else { return }
         let last = candidates.removeLast()
         if last != symbol {
             candidates[slot] = last
-            candidateSlot[last] = slot
+            symbols[last].candidateSlot = slot
         }
-        candidateSlot[symbol] = -1
+        symbols[symbol].candidateSlot = -1
     }
 
     func isInfeasible(_ symbol: Int) -> Bool {
-        guard isBasic[symbol] else { return false }
-        switch kind[symbol] {
-        case .slack, .error: return value[symbol] < -tolerance.feasibility
-        case .dummy: return abs(value[symbol]) > tolerance.feasibility
+        guard symbols[symbol].isBasic else { return false }
+        switch symbols[symbol].kind {
+        case .slack, .error: return symbols[symbol].value < -tolerance.feasibility
+        case .dummy: return abs(symbols[symbol].value) > tolerance.feasibility
         case .external, .retired: return false
         }
     }
 
     mutating func updateFeasibility(_ symbol: Int) {
         let wanted = isInfeasible(symbol)
-        let slot = infeasibleSlot[symbol]
+        let slot = symbols[symbol].infeasibleSlot
         if wanted && slot < 0 {
-            infeasibleSlot[symbol] = infeasible.count
+            symbols[symbol].infeasibleSlot = infeasible.count
             infeasible.append(symbol)
         } else if !wanted && slot >= 0 {
             let last = infeasible.removeLast()
             if last != symbol {
                 infeasible[slot] = last
-                infeasibleSlot[last] = slot
+                symbols[last].infeasibleSlot = slot
             }
-            infeasibleSlot[symbol] = -1
+            symbols[symbol].infeasibleSlot = -1
         }
     }
 
@@ -333,7 +341,8 @@ struct Tableau: Sendable {
         journalBase = symbolCount
         return Checkpoint(
             symbolCount: symbolCount, lowRank: lowRank, highRank: highRank, tolerance: tolerance,
-            candidates: candidates, infeasible: infeasible)
+            // A copy of an empty list would share its buffer and make the next append copy it.
+            candidates: candidates.isEmpty ? [] : candidates, infeasible: infeasible.isEmpty ? [] : infeasible)
     }
 
     mutating func commitAttempt() {
@@ -349,37 +358,28 @@ struct Tableau: Sendable {
             switch entry {
             case .row(let symbol, let row, let wasBasic, let oldRank):
                 setRow(symbol, wasBasic ? row : nil, rank: oldRank)
-                if !wasBasic { rank[symbol] = oldRank }
+                if !wasBasic { symbols[symbol].rank = oldRank }
             case .value(let symbol, let old):
-                value[symbol] = old
+                symbols[symbol].value = old
             case .reducedCost(let symbol, let old):
-                reducedCost[symbol] = old
+                symbols[symbol].reducedCost = old
             }
         }
         let count = checkpoint.symbolCount
         for list in [candidates, infeasible] {
             for symbol in list where symbol < count {
-                candidateSlot[symbol] = -1
-                infeasibleSlot[symbol] = -1
+                symbols[symbol].candidateSlot = -1
+                symbols[symbol].infeasibleSlot = -1
             }
         }
-        kind.removeSubrange(count...)
-        isBasic.removeSubrange(count...)
+        symbols.removeSubrange(count...)
         rows.removeSubrange(count...)
-        rank.removeSubrange(count...)
-        value.removeSubrange(count...)
-        users.removeSubrange(count...)
-        reducedCost.removeSubrange(count...)
-        costLevel.removeSubrange(count...)
-        owner.removeSubrange(count...)
-        candidateSlot.removeSubrange(count...)
-        infeasibleSlot.removeSubrange(count...)
-        seen.removeSubrange(count...)
-        accumulator.removeSubrange(count...)
+        users.removeSymbols(from: count)
+        scratch.removeSubrange(count...)
         candidates = checkpoint.candidates
         infeasible = checkpoint.infeasible
-        for (slot, symbol) in candidates.enumerated() { candidateSlot[symbol] = slot }
-        for (slot, symbol) in infeasible.enumerated() { infeasibleSlot[symbol] = slot }
+        for (slot, symbol) in candidates.enumerated() { symbols[symbol].candidateSlot = slot }
+        for (slot, symbol) in infeasible.enumerated() { symbols[symbol].infeasibleSlot = slot }
         lowRank = checkpoint.lowRank
         highRank = checkpoint.highRank
         tolerance = checkpoint.tolerance
@@ -391,7 +391,7 @@ struct Tableau: Sendable {
     private mutating func nextEpoch() {
         epoch &+= 1
         if epoch == 0 {
-            for i in seen.indices { seen[i] = 0 }
+            for i in scratch.indices { scratch[i].seen = 0 }
             epoch = 1
         }
         heap.removeAll()
@@ -406,8 +406,8 @@ struct Tableau: Sendable {
         var constant = row.constant
         for term in row.terms { accumulate(term.symbol, term.coefficient) }
         while let basic = heap.pop() {
-            let factor = accumulator[basic]
-            accumulator[basic] = 0
+            let factor = scratch[basic].accumulator
+            scratch[basic].accumulator = 0
             if factor == 0 { continue }
             let definition = rows[basic]
             constant += factor * definition.constant
@@ -416,8 +416,8 @@ struct Tableau: Sendable {
         var terms: [Term] = []
         terms.reserveCapacity(touched.count)
         let drop = tolerance.drop
-        for symbol in touched where !isBasic[symbol] {
-            let coefficient = accumulator[symbol]
+        for symbol in touched where !symbols[symbol].isBasic {
+            let coefficient = scratch[symbol].accumulator
             if abs(coefficient) > drop { terms.append(Term(symbol, coefficient)) }
         }
         return Row(constant: constant, terms: terms)
@@ -425,13 +425,13 @@ struct Tableau: Sendable {
 
     @inline(__always)
     private mutating func accumulate(_ symbol: Int, _ amount: Double) {
-        if seen[symbol] != epoch {
-            seen[symbol] = epoch
-            accumulator[symbol] = amount
+        if scratch[symbol].seen != epoch {
+            scratch[symbol].seen = epoch
+            scratch[symbol].accumulator = amount
             touched.append(symbol)
-            if isBasic[symbol] { heap.push(symbol, key: -rank[symbol]) }
+            if symbols[symbol].isBasic { heap.push(symbol, key: -symbols[symbol].rank) }
         } else {
-            accumulator[symbol] += amount
+            scratch[symbol].accumulator += amount
         }
     }
 
@@ -439,33 +439,38 @@ struct Tableau: Sendable {
     /// on it (an FTRAN), in rank order. Walks the forward cone through the column index.
     mutating func column(of symbol: Int) -> [Term] {
         nextEpoch()
-        seen[symbol] = epoch
-        accumulator[symbol] = 1
+        scratch[symbol].seen = epoch
+        scratch[symbol].accumulator = 1
         for user in users[symbol] { enqueueForward(user) }
-        var result: [Term] = []
+        var result = columnBuffer
+        columnBuffer = []
+        result.removeAll(keepingCapacity: true)
         let drop = tolerance.drop
         while let basic = heap.pop() {
             var sum = 0.0
-            for term in rows[basic].terms where seen[term.symbol] == epoch {
-                sum += term.coefficient * accumulator[term.symbol]
+            for term in rows[basic].terms where scratch[term.symbol].seen == epoch {
+                sum += term.coefficient * scratch[term.symbol].accumulator
             }
-            accumulator[basic] = sum
+            scratch[basic].accumulator = sum
             if abs(sum) > drop {
                 result.append(Term(basic, sum))
                 for user in users[basic] { enqueueForward(user) }
             } else {
-                accumulator[basic] = 0
+                scratch[basic].accumulator = 0
             }
         }
         return result
     }
 
+    /// Takes back a column's storage once the caller is done with it.
+    mutating func recycle(_ column: consuming [Term]) { columnBuffer = column }
+
     @inline(__always)
     private mutating func enqueueForward(_ symbol: Int) {
-        if seen[symbol] != epoch {
-            seen[symbol] = epoch
-            accumulator[symbol] = 0
-            heap.push(symbol, key: rank[symbol])
+        if scratch[symbol].seen != epoch {
+            scratch[symbol].seen = epoch
+            scratch[symbol].accumulator = 0
+            heap.push(symbol, key: symbols[symbol].rank)
         }
     }
 
@@ -473,30 +478,90 @@ struct Tableau: Sendable {
     /// in rank order (so each is computed once, from final inputs).
     mutating func refreshValues(downstreamOf changed: [Int]) {
         nextEpoch()
-        for symbol in changed {
-            for user in users[symbol] where seen[user] != epoch {
-                seen[user] = epoch
-                heap.push(user, key: rank[user])
-            }
+        for symbol in changed { enqueueUsers(of: symbol) }
+        propagateValues()
+    }
+
+    /// `refreshValues(downstreamOf: [first, second])` without allocating the array.
+    mutating func refreshValues(downstreamOf first: Int, _ second: Int) {
+        nextEpoch()
+        enqueueUsers(of: first)
+        enqueueUsers(of: second)
+        propagateValues()
+    }
+
+    @inline(__always)
+    private mutating func enqueueUsers(of symbol: Int) {
+        for user in users[symbol] where scratch[user].seen != epoch {
+            scratch[user].seen = epoch
+            heap.push(user, key: symbols[user].rank)
         }
+    }
+
+    private mutating func propagateValues() {
         while let basic = heap.pop() {
             let definition = rows[basic]
             var sum = definition.constant
-            for term in definition.terms { sum += term.coefficient * value[term.symbol] }
-            if sum != value[basic] {
+            for term in definition.terms { sum += term.coefficient * symbols[term.symbol].value }
+            if sum != symbols[basic].value {
                 setValue(basic, sum)
-                for user in users[basic] where seen[user] != epoch {
-                    seen[user] = epoch
-                    heap.push(user, key: rank[user])
+                for user in users[basic] where scratch[user].seen != epoch {
+                    scratch[user].seen = epoch
+                    heap.push(user, key: symbols[user].rank)
                 }
             }
         }
     }
 
+    /// Recomputes every value downstream of `symbol`, whose users' rows have just changed
+    /// constant (a suggestion shifts an edit marker).
+    ///
+    /// The first time, the forward cone is walked through the heap in rank order and the
+    /// order is remembered; later calls for the same symbol, until some row changes, evaluate
+    /// the remembered rows in one plain loop — the hot path of a resize, where a run of
+    /// suggestions changes no row.
+    mutating func refreshValues(downstreamOfShifted symbol: Int) {
+        if !journaling, let cone = shiftCones.first(where: { $0.symbol == symbol }) {
+            var restricted = touched
+            touched = []
+            restricted.removeAll(keepingCapacity: true)
+            let rows = self.rows
+            symbols.withUnsafeMutableBufferPointer { symbols in
+                for basic in cone.order {
+                    let definition = rows[basic]
+                    var sum = definition.constant
+                    for term in definition.terms { sum += term.coefficient * symbols[term.symbol].value }
+                    if sum != symbols[basic].value {
+                        symbols[basic].value = sum
+                        // Only restricted symbols can turn infeasible.
+                        if symbols[basic].kind != .external { restricted.append(basic) }
+                    }
+                }
+            }
+            for basic in restricted { updateFeasibility(basic) }
+            touched = restricted
+            return
+        }
+        nextEpoch()
+        enqueueUsers(of: symbol)
+        var order: [Int] = []
+        while let basic = heap.pop() {
+            order.append(basic)
+            let definition = rows[basic]
+            var sum = definition.constant
+            for term in definition.terms { sum += term.coefficient * symbols[term.symbol].value }
+            if sum != symbols[basic].value { setValue(basic, sum) }
+            enqueueUsers(of: basic)
+        }
+        // A handful of edit variables at most are suggested in turn (a window's width and height).
+        if shiftCones.count >= 8 { shiftCones.removeFirst() }
+        shiftCones.append((symbol, order))
+    }
+
     /// `constant + Σ coefficient·value` at the current point.
     func evaluate(_ row: Row) -> Double {
         var sum = row.constant
-        for term in row.terms { sum += term.coefficient * value[term.symbol] }
+        for term in row.terms { sum += term.coefficient * symbols[term.symbol].value }
         return sum
     }
 
@@ -506,19 +571,22 @@ struct Tableau: Sendable {
     /// `leaving`. The entering symbol's new row is that reduced row solved for it, so it names
     /// only non-basic symbols and takes the lowest rank; rows that named `entering` keep
     /// naming it (now a basic symbol) instead of being rewritten: that is what keeps rows short.
-    mutating func pivot(entering: Int, leaving: Int, reducedLeavingRow reduced: Row) {
+    mutating func pivot(entering: Int, leaving: Int, reducedLeavingRow reduced: consuming Row) {
+        // The reduced row is rewritten in place into the entering symbol's row: it is
+        // freshly computed and owned here, so this costs no allocation.
+        var row = reduced
         var alpha = 0.0
-        for term in reduced.terms where term.symbol == entering { alpha = term.coefficient }
-        let inverse = 1 / alpha
-        var terms: [Term] = []
-        terms.reserveCapacity(reduced.terms.count)
-        for term in reduced.terms where term.symbol != entering {
-            terms.append(Term(term.symbol, -term.coefficient * inverse))
+        if let position = row.terms.firstIndex(where: { $0.symbol == entering }) {
+            alpha = row.terms[position].coefficient
+            row.terms.swapAt(position, row.terms.count - 1)
+            row.terms.removeLast()
         }
-        terms.append(Term(leaving, inverse))
-        let row = Row(constant: -reduced.constant * inverse, terms: terms)
+        let inverse = 1 / alpha
+        for index in row.terms.indices { row.terms[index].coefficient *= -inverse }
+        row.terms.append(Term(leaving, inverse))
+        row.constant *= -inverse
 
-        let enteringCost = reducedCost[entering]
+        let enteringCost = symbols[entering].reducedCost
         setReducedCost(entering, LexVector())
         setRow(leaving, nil)
         setValue(leaving, 0)
@@ -528,7 +596,7 @@ struct Tableau: Sendable {
         if !enteringCost.isZero {
             for term in row.terms { addToReducedCost(term.symbol, enteringCost, times: term.coefficient) }
         }
-        refreshValues(downstreamOf: [entering, leaving])
+        refreshValues(downstreamOf: entering, leaving)
         pivots += 1
     }
 }

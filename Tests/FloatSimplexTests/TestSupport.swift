@@ -38,11 +38,11 @@ extension Tableau {
     var fingerprint: String {
         var lines: [String] = []
         for symbol in 0..<symbolCount {
-            let row = isBasic[symbol] ? rows[symbol].terms.map { "\($0.symbol):\($0.coefficient.bitPattern)" }.joined(separator: ",") : "-"
-            let constant = isBasic[symbol] ? "\(rows[symbol].constant.bitPattern)" : "-"
-            let cost = reducedCost[symbol].entries.map { "\($0.level):\($0.value.bitPattern)" }.joined(separator: ",")
+            let row = symbols[symbol].isBasic ? rows[symbol].terms.map { "\($0.symbol):\($0.coefficient.bitPattern)" }.joined(separator: ",") : "-"
+            let constant = symbols[symbol].isBasic ? "\(rows[symbol].constant.bitPattern)" : "-"
+            let cost = symbols[symbol].reducedCost.entries.map { "\($0.level):\($0.value.bitPattern)" }.joined(separator: ",")
             lines.append(
-                "\(symbol) \(kind[symbol]) \(isBasic[symbol]) r\(isBasic[symbol] ? rank[symbol] : 0) c\(constant) [\(row)] v\(value[symbol].bitPattern) u\(users[symbol].sorted()) d[\(cost)] o\(owner[symbol]) l\(costLevel[symbol])")
+                "\(symbol) \(symbols[symbol].kind) \(symbols[symbol].isBasic) r\(symbols[symbol].isBasic ? symbols[symbol].rank : 0) c\(constant) [\(row)] v\(symbols[symbol].value.bitPattern) u\(Array(users[symbol]).sorted()) d[\(cost)] o\(symbols[symbol].owner) l\(symbols[symbol].costLevel)")
         }
         lines.append("cand \(candidates.sorted()) inf \(infeasible.sorted()) ranks \(lowRank) \(highRank) tol \(tolerance)")
         return lines.joined(separator: "\n")
