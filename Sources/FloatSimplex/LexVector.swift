@@ -89,12 +89,15 @@ struct LexVector: Sendable, Hashable {
         if other.count == 0 || factor == 0 { return }
         if count == 0 && other.count == 1 {
             let value = factor * other.first.value
-            if abs(value) > drop { self = LexVector(level: other.first.level, value: value) }
+            if abs(value) > drop {
+                first = Entry(level: other.first.level, value: value)
+                count = 1
+            }
             return
         }
         if count == 1, other.count == 1, first.level == other.first.level {
             let sum = first.value + factor * other.first.value
-            if abs(sum) <= drop { self = LexVector() } else { first.value = sum }
+            if abs(sum) <= drop { count = 0 } else { first.value = sum }
             return
         }
         var merged = LexVector()

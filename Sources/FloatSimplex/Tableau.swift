@@ -264,11 +264,10 @@ struct Tableau: Sendable {
     }
 
     mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
-        var updated = symbols[symbol].reducedCost
-        symbols[symbol].reducedCost = LexVector()
-        if journaling && symbol < journalBase { journal.append(.reducedCost(symbol: symbol, old: updated)) }
-        updated.add(cost, times: factor, drop: tolerance.drop)
-        symbols[symbol].reducedCost = updated
+        if journaling && symbol < journalBase {
+            journal.append(.reducedCost(symbol: symbol, old: symbols[symbol].reducedCost))
+        }
+        symbols[symbol].reducedCost.add(cost, times: factor, drop: tolerance.drop)
         updateCandidacy(symbol)
     }
 
@@ -336,7 +335,7 @@ struct Tableau: Sendable {
     // MARK: Journal
 
     mutating func beginAttempt() -> Checkpoint {
-        journal.removeAll(keepingCapacity: true)
+        if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
         journaling = true
         journalBase = symbolCount
         return Checkpoint(
@@ -347,7 +346,7 @@ struct Tableau: Sendable {
 
     mutating func commitAttempt() {
         journaling = false
-        journal.removeAll(keepingCapacity: true)
+        if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
     }
 
     /// Restores the state at `checkpoint` exactly: rows, ranks, values, reduced costs,
@@ -394,8 +393,9 @@ struct Tableau: Sendable {
             for i in scratch.indices { scratch[i].seen = 0 }
             epoch = 1
         }
-        heap.removeAll()
-        touched.removeAll(keepingCapacity: true)
+        // Emptying an empty array still costs a generic call: skip it.
+        if !heap.isEmpty { heap.removeAll() }
+        if !touched.isEmpty { touched.removeAll(keepingCapacity: true) }
     }
 
     /// The reduced form of `row`: the same equation over non-basic symbols only (a BTRAN).
