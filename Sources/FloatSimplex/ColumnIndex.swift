@@ -83,7 +83,5 @@ struct ColumnIndex: Sendable {
             node = index.next[current]
             return Int(index.user[current])
         }
-
-        var isEmpty: Bool { node < 0 }
     }
 }

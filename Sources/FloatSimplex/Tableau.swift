@@ -229,7 +229,7 @@ struct Tableau: Sendable {
         }
         if symbols[symbol].isBasic {
             termCount -= rows[symbol].terms.count
-            for term in rows[symbol].terms { removeUser(symbol, of: term.symbol) }
+            for term in rows[symbol].terms { users.remove(symbol, from: term.symbol) }
         }
         if let row {
             termCount += row.terms.count
@@ -243,10 +243,6 @@ struct Tableau: Sendable {
         }
         updateCandidacy(symbol)
         updateFeasibility(symbol)
-    }
-
-    private mutating func removeUser(_ user: Int, of symbol: Int) {
-        users.remove(user, from: symbol)
     }
 
     mutating func setValue(_ symbol: Int, _ newValue: Double) {
@@ -500,15 +496,10 @@ struct Tableau: Sendable {
 
     private mutating func propagateValues() {
         while let basic = heap.pop() {
-            let definition = rows[basic]
-            var sum = definition.constant
-            for term in definition.terms { sum += term.coefficient * symbols[term.symbol].value }
+            let sum = evaluate(rows[basic])
             if sum != symbols[basic].value {
                 setValue(basic, sum)
-                for user in users[basic] where scratch[user].seen != epoch {
-                    scratch[user].seen = epoch
-                    heap.push(user, key: symbols[user].rank)
-                }
+                enqueueUsers(of: basic)
             }
         }
     }
@@ -547,9 +538,7 @@ struct Tableau: Sendable {
         var order: [Int] = []
         while let basic = heap.pop() {
             order.append(basic)
-            let definition = rows[basic]
-            var sum = definition.constant
-            for term in definition.terms { sum += term.coefficient * symbols[term.symbol].value }
+            let sum = evaluate(rows[basic])
             if sum != symbols[basic].value { setValue(basic, sum) }
             enqueueUsers(of: basic)
         }
