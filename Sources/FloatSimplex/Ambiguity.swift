@@ -28,7 +28,7 @@ extension CassowarySolver {
             case .slack, .error: directions = [1]
             case .dummy, .retired: continue
             }
-            guard scratch.symbols[symbol].reducedCost.leading(tolerance: costTolerance) == nil else { continue }
+            guard scratch.reducedCosts[symbol].leading(tolerance: costTolerance) == nil else { continue }
             if kind == .external && scratch.users.isEmpty(symbol) {
                 marked.insert(symbol)
                 continue

@@ -23,10 +23,30 @@ public struct CassowarySolver: Sendable {
     struct Record: Sendable {
         var constraint: LinearConstraint
         /// The constraint over symbols, markers included: `Σ terms + constant = 0` (what a
-        /// refactorisation starts from).
-        var row: Row
-        var marker: Int
-        var other: Int
+        /// refactorisation starts from), its terms at `recordTerms[start ..< start + count]`
+        /// and its constant the constraint's.
+        // Stored in 32 bits (a record is kept per constraint, thousands per solver or per
+        // thousand small solvers), read as `Int`.
+        private var storedStart: Int32
+        private var storedCount: Int32
+        private var storedMarker: Int32
+        private var storedOther: Int32
+
+        var start: Int {
+            get { Int(storedStart) }
+            set { storedStart = Int32(truncatingIfNeeded: newValue) }
+        }
+        var count: Int { Int(storedCount) }
+        var marker: Int { Int(storedMarker) }
+        var other: Int { Int(storedOther) }
+
+        init(constraint: LinearConstraint, start: Int, count: Int, marker: Int, other: Int) {
+            self.constraint = constraint
+            storedStart = Int32(truncatingIfNeeded: start)
+            storedCount = Int32(truncatingIfNeeded: count)
+            storedMarker = Int32(truncatingIfNeeded: marker)
+            storedOther = Int32(truncatingIfNeeded: other)
+        }
     }
 
     struct Edit: Sendable {
@@ -36,6 +56,10 @@ public struct CassowarySolver: Sendable {
 
     var tableau = Tableau()
     var records: [Record?] = []
+    /// The records' rows, one run each (one array for all, as the tableau's term pool).
+    var recordTerms: [Term] = []
+    /// Terms of removed records still in `recordTerms`.
+    var recordGarbage = 0
     var liveCount = 0
     var edits: [Variable: Edit] = [:]
     /// Symbols of variables numbered `denseBase…`, stored as symbol + 1 (0: none).
@@ -43,6 +67,8 @@ public struct CassowarySolver: Sendable {
     var denseBase = 0
     var sparseSymbols: [Int: Int] = [:]
     var meter: BudgetMeter?
+    /// `meter != nil`, without copying the meter out to ask (once per pivot).
+    var metered = false
     /// Σ terms over the records' own rows: the size a refactorised tableau has.
     var originalTerms = 0
 
@@ -52,7 +78,10 @@ public struct CassowarySolver: Sendable {
     /// A solver with no constraints. With a budget, every pivot and the clock are charged to
     /// it, and an addition that exhausts it is undone and throws ``CassowaryError/budgetExceeded``.
     public init(budget: Budget = .unlimited) {
-        if budget.iterations != nil || budget.wallTime != nil { meter = BudgetMeter(budget) }
+        if budget.iterations != nil || budget.wallTime != nil {
+            meter = BudgetMeter(budget)
+            metered = true
+        }
     }
 
     /// The number of constraints currently held (edit constraints included).
@@ -121,7 +150,7 @@ public struct CassowarySolver: Sendable {
         }
         if slot >= 0 && slot < Self.denseLimit && slot < 2 * (denseSymbols.count + tableau.symbolCount) + 64 {
             if slot >= denseSymbols.count {
-                denseSymbols.append(contentsOf: repeatElement(0, count: max(slot + 1 - denseSymbols.count, denseSymbols.count, 16)))
+                denseSymbols.append(contentsOf: repeatElement(0, count: max(slot + 1 - denseSymbols.count, denseSymbols.count, 8)))
             }
             denseSymbols[slot] = symbol + 1
         } else {
@@ -149,16 +178,19 @@ public struct CassowarySolver: Sendable {
         try Self.validate(constraint)
         let id = records.count
         let checkpoint = tableau.beginAttempt()
+        let recordTermCount = recordTerms.count
         do {
             let pivotsBefore = tableau.pivots
             let record = try insert(constraint, owner: id)
             tableau.commitAttempt()
             if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
-            records.append(record)
             liveCount += 1
-            originalTerms += record.row.terms.count
+            originalTerms += record.count
+            records.append(consume record)
+            tableau.compactIfWasteful()
             return ConstraintHandle(id: id)
         } catch {
+            recordTerms.removeSubrange(recordTermCount...)
             // Variables first seen in the attempt are the external symbols it created.
             for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
                 forget(Variable(tableau.symbols[symbol].owner))
@@ -189,22 +221,39 @@ public struct CassowarySolver: Sendable {
         case breakdown(String)
     }
 
+    /// The constraint's own row (`Σ terms + constant = 0`, markers included).
+    func row(of record: Record) -> Row {
+        Row(constant: record.constraint.constant, terms: Array(recordTerms[record.start..<record.start + record.count]))
+    }
+
     private mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
         tableau.tolerance.include(value: constraint.constant)
-        // Built in place: a second reference to the terms would make appending the markers copy them.
-        var row = Row(constant: constraint.constant, terms: [])
-        row.terms.reserveCapacity(constraint.terms.count + 2)
+        // The constraint's row goes straight into the record pool: `start...` is its run.
+        if recordTerms.isEmpty { recordTerms.reserveCapacity(40) }
+        if records.isEmpty { records.reserveCapacity(12) }
+        let start = recordTerms.count
+        let constant = constraint.constant
         for term in constraint.terms where term.coefficient != 0 {
             tableau.tolerance.include(coefficient: term.coefficient)
             let symbol = makeSymbol(for: term.variable)
-            if let index = row.terms.firstIndex(where: { $0.symbol == symbol }) {
-                row.terms[index].coefficient += term.coefficient
-            } else {
-                row.terms.append(Term(symbol, term.coefficient))
+            var merged = false
+            for index in start..<recordTerms.count where recordTerms[index].symbol == symbol {
+                recordTerms[index].coefficient += term.coefficient
+                merged = true
             }
+            if !merged { recordTerms.append(Term(symbol, term.coefficient)) }
         }
-        row.terms.removeAll { $0.coefficient == 0 }
-        let residual = tableau.evaluate(row)
+        // Drop terms that cancelled (a variable named twice with opposite coefficients).
+        var kept = start
+        for index in start..<recordTerms.count where recordTerms[index].coefficient != 0 {
+            recordTerms[kept] = recordTerms[index]
+            kept += 1
+        }
+        if kept < recordTerms.count { recordTerms.removeSubrange(kept...) }
+        var residual = constant
+        for index in start..<recordTerms.count {
+            residual += recordTerms[index].coefficient * tableau.symbols[recordTerms[index].symbol].value
+        }
         let feasibility = tableau.tolerance.feasibility
 
         // Markers. Rows read `expression + markers = 0`.
@@ -215,22 +264,22 @@ public struct CassowarySolver: Sendable {
         switch (constraint.relation, constraint.strength.isRequired) {
         case (.equal, true):
             marker = tableau.newSymbol(.dummy, owner: owner)
-            row.terms.append(Term(marker, 1))
+            recordTerms.append(Term(marker, 1))
             subject = marker
         case (.equal, false):
             marker = tableau.newSymbol(.error, owner: owner, costLevel: level)
             other = tableau.newSymbol(.error, owner: owner, costLevel: level)
-            row.terms.append(Term(marker, -1))
-            row.terms.append(Term(other, 1))
+            recordTerms.append(Term(marker, -1))
+            recordTerms.append(Term(other, 1))
             subject = residual >= 0 ? marker : other
         case (let relation, let required):
             let sign: Double = relation == .lessThanOrEqual ? 1 : -1
             marker = tableau.newSymbol(.slack, owner: owner)
-            row.terms.append(Term(marker, sign))
+            recordTerms.append(Term(marker, sign))
             subject = marker
             if !required {
                 other = tableau.newSymbol(.error, owner: owner, costLevel: level)
-                row.terms.append(Term(other, -sign))
+                recordTerms.append(Term(other, -sign))
                 // The slack can take up the residual when the inequality holds; otherwise the error does.
                 if sign * residual > feasibility { subject = other }
             }
@@ -242,44 +291,50 @@ public struct CassowarySolver: Sendable {
         // no other value moves, and the new markers start non-basic at their own costs.
         var bestFresh = -1
         var bestMagnitude = 0.0
-        for term in row.terms where tableau.isFresh(term.symbol) && abs(term.coefficient) > bestMagnitude {
-            bestFresh = term.symbol
-            bestMagnitude = abs(term.coefficient)
+        for index in start..<recordTerms.count {
+            let term = recordTerms[index]
+            if abs(term.coefficient) > bestMagnitude && tableau.isFresh(term.symbol) {
+                bestFresh = term.symbol
+                bestMagnitude = abs(term.coefficient)
+            }
         }
         if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
 
-        defineSubject(subject, from: row)
+        let record = Record(constraint: constraint, start: start, count: recordTerms.count - start, marker: marker, other: other)
+        defineSubject(subject, from: record)
         if tableau.symbols[subject].costLevel != 0 {
             // The subject carries cost while basic: its reduced row joins the objective.
             let cost = LexVector(level: tableau.symbols[subject].costLevel, value: 1)
-            let reduced = tableau.reduce(tableau.rows[subject])
+            let reduced = tableau.reduce(subject)
             for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: term.coefficient) }
+            tableau.recycle(reduced)
         }
         if !tableau.infeasible.isEmpty { try dualOptimize(pending: owner) }
         if !tableau.candidates.isEmpty { try optimize() }
-        return Record(constraint: constraint, row: row, marker: marker, other: other)
+        return record
     }
 
-    /// Solves `row` (`Σ terms + constant = 0`) for `subject` and makes it basic, above every
-    /// rank (its row may name any symbol).
-    private mutating func defineSubject(_ subject: Int, from row: Row) {
+    /// Solves the record's row (`Σ terms + constant = 0`) for `subject` and makes it basic,
+    /// above every rank (its row may name any symbol).
+    private mutating func defineSubject(_ subject: Int, from record: Record) {
+        let range = record.start..<record.start + record.count
         var coefficient = 0.0
-        for term in row.terms where term.symbol == subject { coefficient = term.coefficient }
+        for index in range where recordTerms[index].symbol == subject { coefficient = recordTerms[index].coefficient }
         let scale = -1 / coefficient
-        var terms: [Term] = []
-        terms.reserveCapacity(row.terms.count - 1)
-        for term in row.terms where term.symbol != subject { terms.append(Term(term.symbol, term.coefficient * scale)) }
-        let definition = Row(constant: row.constant * scale, terms: terms)
+        let start = tableau.terms.count
+        for index in range where recordTerms[index].symbol != subject {
+            tableau.terms.append(Term(recordTerms[index].symbol, recordTerms[index].coefficient * scale))
+        }
         tableau.highRank += 1
-        tableau.setReducedCost(subject, LexVector())
-        tableau.setRow(subject, definition, rank: tableau.highRank)
-        tableau.setValue(subject, tableau.evaluate(definition))
+        if !tableau.reducedCosts[subject].isZero { tableau.setReducedCost(subject, LexVector()) }
+        tableau.setRow(subject, constant: record.constraint.constant * scale, termsFrom: start, rank: tableau.highRank)
+        tableau.setValue(subject, tableau.evaluate(subject))
     }
 
     // MARK: Simplex
 
     private mutating func spend() throws(Failure) {
-        guard meter != nil else { return }
+        guard metered else { return }
         if meter?.spend() == false { throw .budgetExceeded }
     }
 
@@ -335,8 +390,9 @@ public struct CassowarySolver: Sendable {
                 tableau.removeCandidate(entering)
                 continue
             }
-            let reduced = tableau.reduce(tableau.rows[leaving])
+            let reduced = tableau.reduce(leaving)
             guard reduced.terms.contains(where: { $0.symbol == entering && abs($0.coefficient) > pivotTolerance }) else {
+                tableau.recycle(reduced)
                 tableau.removeCandidate(entering)
                 continue
             }
@@ -348,27 +404,30 @@ public struct CassowarySolver: Sendable {
         }
     }
 
-    /// The candidate whose improvement is at the strongest level and, within it, steepest;
-    /// with `bland`, the lowest-numbered candidate.
+    /// The candidate whose improving direction is lexicographically steepest: the strongest
+    /// level first, the largest rate within it, and on a tie the next levels (so a direction
+    /// that also costs something weaker loses to one that does not: taking the dearer one
+    /// first would cost two more pivots to undo at the weaker level); with `bland`, the
+    /// lowest-numbered candidate.
     private func chooseEntering(bland: Bool) -> Int? {
         var best = -1
-        var bestLevel = Int32.max
-        var bestRate = 0.0
+        var bestDirection = 0.0
         let tolerance = tableau.tolerance.cost
         for symbol in tableau.candidates {
             if bland {
                 if best < 0 || symbol < best { best = symbol }
                 continue
             }
-            guard let leading = tableau.symbols[symbol].reducedCost.leading(tolerance: tolerance) else { continue }
-            let rate = abs(leading.value)
-            if best < 0 || leading.level < bestLevel
-                || (leading.level == bestLevel && (rate > bestRate || (rate == bestRate && symbol < best)))
-            {
-                best = symbol
-                bestLevel = leading.level
-                bestRate = rate
+            let direction = Double(tableau.improvingDirection(symbol))
+            if direction == 0 { continue }
+            if best >= 0 {
+                let order = LexVector.compare(
+                    tableau.reducedCosts[symbol], scaledBy: direction,
+                    tableau.reducedCosts[best], scaledBy: bestDirection, tolerance: tolerance)
+                if order > 0 || (order == 0 && symbol > best) { continue }
             }
+            best = symbol
+            bestDirection = direction
         }
         return best < 0 ? nil : best
     }
@@ -389,7 +448,7 @@ public struct CassowarySolver: Sendable {
                     worst = violation
                 }
             }
-            let reduced = tableau.reduce(tableau.rows[leaving])
+            let reduced = tableau.reduce(leaving)
             let direction: Double = tableau.symbols[leaving].kind == .dummy && tableau.symbols[leaving].value > 0 ? -1 : 1
             let pivotTolerance = tableau.tolerance.pivot
             let costTolerance = tableau.tolerance.cost
@@ -407,7 +466,7 @@ public struct CassowarySolver: Sendable {
                     cost = LexVector()
                 case .slack, .error:
                     if rate <= pivotTolerance { continue }
-                    cost = tableau.symbols[symbol].reducedCost
+                    cost = tableau.reducedCosts[symbol]
                 }
                 let better: Bool
                 if entering < 0 {
@@ -474,13 +533,15 @@ public struct CassowarySolver: Sendable {
         guard let record = records[id] else { return }
         records[id] = nil
         liveCount -= 1
-        originalTerms -= record.row.terms.count
+        originalTerms -= record.count
+        recordGarbage += record.count
         // Costs first: a pivot below would otherwise carry them into the objective.
         for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].costLevel != 0 {
             let cost = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
             if tableau.symbols[symbol].isBasic {
-                let reduced = tableau.reduce(tableau.rows[symbol])
+                let reduced = tableau.reduce(symbol)
                 for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: -term.coefficient) }
+                tableau.recycle(reduced)
             } else {
                 tableau.addToReducedCost(symbol, cost, times: -1)
             }
@@ -488,16 +549,18 @@ public struct CassowarySolver: Sendable {
         }
         let marker = record.marker
         if !tableau.symbols[marker].isBasic, let leaving = markerLeavingRow(marker) {
-            let reduced = tableau.reduce(tableau.rows[leaving])
+            let reduced = tableau.reduce(leaving)
             if reduced.terms.contains(where: { $0.symbol == marker && $0.coefficient != 0 }) {
                 tableau.pivot(entering: marker, leaving: leaving, reducedLeavingRow: reduced)
+            } else {
+                tableau.recycle(reduced)
             }
         }
         var changed: [Int] = []
         for symbol in [marker, record.other] where symbol >= 0 {
             if tableau.symbols[symbol].isBasic {
                 // Rows that name the basic symbol take its definition instead, then it goes.
-                let definition = tableau.rows[symbol]
+                let definition = tableau.row(symbol)
                 for user in Array(tableau.users[symbol]) {
                     tableau.setRow(user, substituting: symbol, by: definition)
                     changed.append(user)
@@ -519,6 +582,22 @@ public struct CassowarySolver: Sendable {
         if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
         if !tableau.candidates.isEmpty { try optimize() }
         refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
+        compactRecordsIfWasteful()
+    }
+
+    /// Rewrites the record pool without the runs of removed records.
+    private mutating func compactRecordsIfWasteful() {
+        guard recordGarbage > 64, recordGarbage > originalTerms else { return }
+        var packed: [Term] = []
+        packed.reserveCapacity(originalTerms + originalTerms / 2 + 16)
+        for id in records.indices {
+            guard let record = records[id] else { continue }
+            records[id]?.start = packed.count
+            packed.append(contentsOf: recordTerms[record.start..<record.start + record.count])
+        }
+        recordTerms = packed
+        recordGarbage = 0
     }
 
     /// kiwi's choice of the row a non-basic marker enters through: the restricted row it
@@ -590,7 +669,6 @@ public struct CassowarySolver: Sendable {
         edit.target = value
         edits[variable] = edit
         records[edit.handle.id]?.constraint.constant = -value
-        records[edit.handle.id]?.row.constant = -value
         if delta == 0 { return }
         tableau.tolerance.include(value: value)
         let marker = record.marker
@@ -602,6 +680,7 @@ public struct CassowarySolver: Sendable {
             throw .internalFailure("suggestion: \(error)")
         }
         refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
     }
 }
 
@@ -611,11 +690,11 @@ extension Tableau {
     mutating func shift(_ symbol: Int, by delta: Double) {
         for user in users[symbol] {
             var coefficient = 0.0
-            for term in rows[user].terms where term.symbol == symbol { coefficient += term.coefficient }
-            rows[user].constant += coefficient * delta
+            for index in symbols[user].rowRange where terms[index].symbol == symbol { coefficient += terms[index].coefficient }
+            symbols[user].constant += coefficient * delta
         }
         if symbols[symbol].isBasic {
-            rows[symbol].constant -= delta
+            symbols[symbol].constant -= delta
             setValue(symbol, symbols[symbol].value - delta)
         } else {
             refreshValues(downstreamOfShifted: symbol)
@@ -624,7 +703,7 @@ extension Tableau {
 
     /// Rewrites a basic symbol's row with `symbol` replaced by `definition` (same rank).
     mutating func setRow(_ user: Int, substituting symbol: Int, by definition: Row) {
-        var row = rows[user]
+        var row = self.row(user)
         var factor = 0.0
         row.terms.removeAll { term in
             if term.symbol == symbol { factor += term.coefficient; return true }
@@ -648,7 +727,7 @@ extension Tableau {
     mutating func refreshValues(of basics: [Int]) {
         var all: [Int] = []
         for symbol in basics where symbols[symbol].isBasic {
-            setValue(symbol, evaluate(rows[symbol]))
+            setValue(symbol, evaluate(symbol))
             all.append(symbol)
         }
         refreshValues(downstreamOf: all)

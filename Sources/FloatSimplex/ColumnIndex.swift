@@ -7,18 +7,16 @@
 struct ColumnIndex: Sendable {
     /// Per symbol: its first node, or -1.
     private var head: [Int32] = []
-    /// Per node: the next node of the same list, or -1 (also links the free list).
-    private var next: [Int32] = []
-    /// Per node: the user it holds.
-    private var user: [Int32] = []
+    /// Per node: the next node of the same list, or -1 (also links the free list), and the
+    /// user it holds.
+    private var nodes: [(next: Int32, user: Int32)] = []
     private var free: Int32 = -1
 
     var symbolCount: Int { head.count }
 
     mutating func reserveCapacity(_ symbols: Int) {
         head.reserveCapacity(symbols)
-        next.reserveCapacity(2 * symbols)
-        user.reserveCapacity(2 * symbols)
+        nodes.reserveCapacity(symbols + symbols / 2)
     }
 
     /// Adds a symbol named by no row.
@@ -28,7 +26,7 @@ struct ColumnIndex: Sendable {
     /// has already restored every row that named them).
     mutating func removeSymbols(from count: Int) {
         for symbol in count..<head.count {
-            while head[symbol] >= 0 { remove(user[Int(head[symbol])], from: symbol) }
+            while head[symbol] >= 0 { remove(nodes[Int(head[symbol])].user, from: symbol) }
         }
         head.removeSubrange(count...)
     }
@@ -36,17 +34,16 @@ struct ColumnIndex: Sendable {
     /// Whether no row names `symbol`.
     func isEmpty(_ symbol: Int) -> Bool { head[symbol] < 0 }
 
+    @inline(__always)
     mutating func add(_ newUser: Int, to symbol: Int) {
         let node: Int32
         if free >= 0 {
             node = free
-            free = next[Int(node)]
-            next[Int(node)] = head[symbol]
-            user[Int(node)] = Int32(truncatingIfNeeded: newUser)
+            free = nodes[Int(node)].next
+            nodes[Int(node)] = (head[symbol], Int32(truncatingIfNeeded: newUser))
         } else {
-            node = Int32(truncatingIfNeeded: next.count)
-            next.append(head[symbol])
-            user.append(Int32(truncatingIfNeeded: newUser))
+            node = Int32(truncatingIfNeeded: nodes.count)
+            nodes.append((head[symbol], Int32(truncatingIfNeeded: newUser)))
         }
         head[symbol] = node
     }
@@ -58,15 +55,26 @@ struct ColumnIndex: Sendable {
     private mutating func remove(_ oldUser: Int32, from symbol: Int) {
         var previous: Int32 = -1
         var node = head[symbol]
-        while node >= 0 && user[Int(node)] != oldUser {
+        while node >= 0 && nodes[Int(node)].user != oldUser {
             previous = node
-            node = next[Int(node)]
+            node = nodes[Int(node)].next
         }
         guard node >= 0 else { return }
-        if previous < 0 { head[symbol] = next[Int(node)] } else { next[Int(previous)] = next[Int(node)] }
-        next[Int(node)] = free
+        if previous < 0 { head[symbol] = nodes[Int(node)].next } else { nodes[Int(previous)].next = nodes[Int(node)].next }
+        nodes[Int(node)].next = free
         free = node
     }
+
+    /// The first node of `symbol`'s list (-1: none). With `user(at:)` and `next(after:)`, a
+    /// walk that copies nothing (hot loops that also mutate the tableau use it).
+    @inline(__always)
+    func first(_ symbol: Int) -> Int32 { head[symbol] }
+
+    @inline(__always)
+    func next(after node: Int32) -> Int32 { nodes[Int(node)].next }
+
+    @inline(__always)
+    func user(at node: Int32) -> Int { Int(nodes[Int(node)].user) }
 
     /// The users of `symbol`, most recently added first.
     subscript(symbol: Int) -> Users { Users(index: self, node: head[symbol]) }
@@ -80,8 +88,8 @@ struct ColumnIndex: Sendable {
         mutating func next() -> Int? {
             guard node >= 0 else { return nil }
             let current = Int(node)
-            node = index.next[current]
-            return Int(index.user[current])
+            node = index.nodes[current].next
+            return Int(index.nodes[current].user)
         }
     }
 }

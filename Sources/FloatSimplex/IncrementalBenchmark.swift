@@ -50,7 +50,8 @@ public enum IncrementalBenchmark {
                         }
                     }
                     lower = upper
-                    cells.append(cell)
+                    // Moved, not copied, into the array.
+                    cells.append(consume cell)
                 }
             } else {
                 for constraint in workload.constraints {

@@ -20,14 +20,33 @@ struct LexVector: Sendable, Hashable {
         }
     }
 
-    /// The number of entries.
-    private(set) var count: Int
-    private var first = Entry(level: 0, value: 0)
-    private var second = Entry(level: 0, value: 0)
+    /// The number of entries (32 bits: with the inline levels packed beside it, a vector is
+    /// 40 bytes, and every symbol and journal entry carries one).
+    private var storedCount: Int32 = 0
+    private var firstLevel: Int32 = 0
+    private var secondLevel: Int32 = 0
+    private var firstValue = 0.0
+    private var secondValue = 0.0
     /// Entries after the second.
     private var tail: [Entry] = []
 
-    init() { count = 0 }
+    /// The number of entries.
+    var count: Int {
+        @inline(__always) get { Int(storedCount) }
+        @inline(__always) set { storedCount = Int32(truncatingIfNeeded: newValue) }
+    }
+
+    private var first: Entry {
+        @inline(__always) get { Entry(level: firstLevel, value: firstValue) }
+        @inline(__always) set { firstLevel = newValue.level; firstValue = newValue.value }
+    }
+
+    private var second: Entry {
+        @inline(__always) get { Entry(level: secondLevel, value: secondValue) }
+        @inline(__always) set { secondLevel = newValue.level; secondValue = newValue.value }
+    }
+
+    init() {}
 
     init(level: Int32, value: Double) {
         count = 1

@@ -33,7 +33,7 @@ extension CassowarySolver {
     mutating func refactor() -> Bool {
         let symbolCount = tableau.symbolCount
         var work: [Row] = []
-        for record in records { if let record { work.append(record.row) } }
+        for record in records { if let record { work.append(row(of: record)) } }
         var basics: [Int] = []
         for symbol in 0..<symbolCount where tableau.symbols[symbol].isBasic { basics.append(symbol) }
         guard basics.count == work.count else { return false }
@@ -157,7 +157,7 @@ extension CassowarySolver {
         tableau.shiftCones.removeAll()
         for definition in definitions {
             // Most rows come out as they were: only the region the pivots touched is rewritten.
-            if tableau.rows[definition.symbol] == definition.row {
+            if tableau.row(definition.symbol) == definition.row {
                 tableau.symbols[definition.symbol].rank = definition.rank
             } else {
                 tableau.setRow(definition.symbol, definition.row, rank: definition.rank)
@@ -166,7 +166,7 @@ extension CassowarySolver {
         tableau.lowRank = 0
         tableau.highRank = 1 << 40
         let ordered = basics.sorted { tableau.symbols[$0].rank < tableau.symbols[$1].rank }
-        for b in ordered { tableau.setValue(b, tableau.evaluate(tableau.rows[b])) }
+        for b in ordered { tableau.setValue(b, tableau.evaluate(b)) }
         var weight = Array(repeating: LexVector(), count: symbolCount)
         for symbol in 0..<symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {
             weight[symbol] = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
@@ -174,7 +174,10 @@ extension CassowarySolver {
         let drop = tableau.tolerance.drop
         for b in ordered.reversed() where !weight[b].isZero {
             let w = weight[b]
-            for term in tableau.rows[b].terms { weight[term.symbol].add(w, times: term.coefficient, drop: drop) }
+            for index in tableau.symbols[b].rowRange {
+                let term = tableau.terms[index]
+                weight[term.symbol].add(w, times: term.coefficient, drop: drop)
+            }
         }
         for symbol in 0..<symbolCount where tableau.symbols[symbol].kind != .retired {
             tableau.setReducedCost(symbol, tableau.symbols[symbol].isBasic ? LexVector() : weight[symbol])

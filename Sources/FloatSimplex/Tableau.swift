@@ -26,22 +26,26 @@ struct SymbolState: Sendable {
     /// The constraint a marker, slack or error symbol belongs to (the variable's index for
     /// externals).
     var owner: Int
-    var candidateSlot = -1
-    var infeasibleSlot = -1
-    /// The reduced cost of a non-basic symbol (zero for basic ones).
-    var reducedCost = LexVector()
+    var candidateSlot: Int32 = -1
+    var infeasibleSlot: Int32 = -1
+    /// A basic symbol's row: `value = constant + Σ terms`, the terms at
+    /// `Tableau.terms[rowStart ..< rowStart + rowCount]`.
+    var constant = 0.0
+    var rowStart: Int32 = 0
+    var rowCount: Int32 = 0
+
+    @inline(__always)
+    var rowRange: Range<Int> { Int(rowStart)..<Int(rowStart) + Int(rowCount) }
+    /// Cone-walk scratch: the walk (epoch) that last reached the symbol, and what it has
+    /// accumulated there. Beside the fields a walk reads anyway (basic flag, rank, row).
+    var seen: UInt32 = 0
+    var accumulator = 0.0
 
     init(kind: SymbolKind, costLevel: Int32, owner: Int) {
         self.kind = kind
         self.costLevel = costLevel
         self.owner = owner
     }
-}
-
-/// A symbol's slot in the scratch space of cone walks.
-struct ConeSlot: Sendable {
-    var seen: UInt32 = 0
-    var accumulator = 0.0
 }
 
 /// `coefficient × symbol` in a row.
@@ -55,7 +59,10 @@ struct Term: Sendable, Hashable {
     }
 }
 
-/// A basic symbol's definition: `basic = constant + Σ coefficient·symbol`.
+/// A row outside the tableau's storage: `basic = constant + Σ coefficient·symbol` (a
+/// definition), or `Σ terms + constant = 0` (a constraint). Rows inside the tableau live in
+/// its term pool; this is for the rarer paths (refactorisation, removal, tests) and for the
+/// reduced rows handed between a BTRAN and a pivot.
 struct Row: Sendable, Hashable {
     var constant: Double
     var terms: [Term]
@@ -70,58 +77,57 @@ struct Row: Sendable, Hashable {
 
 /// A min-heap of symbols keyed by an integer (a rank, or a negated rank for a max-heap).
 struct KeyedHeap: Sendable {
-    private var keys: [Int] = []
-    private var symbols: [Int] = []
+    private var entries: [(key: Int, symbol: Int)] = []
 
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
 
-    mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
-        symbols.removeAll(keepingCapacity: true)
-    }
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
+    mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
 
     mutating func push(_ symbol: Int, key: Int) {
-        var i = keys.count
-        keys.append(key)
-        symbols.append(symbol)
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if keys[parent] <= key { break }
-            keys[i] = keys[parent]
-            symbols[i] = symbols[parent]
-            i = parent
+        entries.append((key, symbol))
+        // One uniqueness check for the whole sift rather than one per move.
+        entries.withUnsafeMutableBufferPointer { entries in
+            var i = entries.count - 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                if entries[parent].key <= key { break }
+                entries[i] = entries[parent]
+                i = parent
+            }
+            entries[i] = (key, symbol)
         }
-        keys[i] = key
-        symbols[i] = symbol
     }
 
     mutating func pop() -> Int? {
-        guard let topSymbol = symbols.first else { return nil }
-        let lastKey = keys.removeLast()
-        let lastSymbol = symbols.removeLast()
-        let count = keys.count
-        if count > 0 {
+        guard let top = entries.first else { return nil }
+        let last = entries.removeLast()
+        if entries.isEmpty { return top.symbol }
+        entries.withUnsafeMutableBufferPointer { entries in
+            let count = entries.count
             var i = 0
             while true {
                 let left = 2 * i + 1
                 if left >= count { break }
                 let right = left + 1
-                let child = right < count && keys[right] < keys[left] ? right : left
-                if keys[child] >= lastKey { break }
-                keys[i] = keys[child]
-                symbols[i] = symbols[child]
+                let child = right < count && entries[right].key < entries[left].key ? right : left
+                if entries[child].key >= last.key { break }
+                entries[i] = entries[child]
                 i = child
             }
-            keys[i] = lastKey
-            symbols[i] = lastSymbol
+            entries[i] = last
         }
-        return topSymbol
+        return top.symbol
     }
 }
 
 /// An undo record, written while an addition may still be rejected.
+///
+/// A replaced row's terms stay in the pool until the attempt ends, so its entry is the old
+/// row's place there, not a copy.
 enum JournalEntry: Sendable {
-    case row(symbol: Int, row: Row, wasBasic: Bool, rank: Int)
+    case row(symbol: Int, start: Int32, count: Int32, constant: Double, wasBasic: Bool, rank: Int)
     case value(symbol: Int, old: Double)
     case reducedCost(symbol: Int, old: LexVector)
 }
@@ -129,11 +135,11 @@ enum JournalEntry: Sendable {
 /// Everything an addition can change that is not journaled entry by entry.
 struct Checkpoint: Sendable {
     var symbolCount: Int
+    var poolCount: Int
+    var garbage: Int
     var lowRank: Int
     var highRank: Int
     var tolerance: Tolerance
-    var candidates: [Int]
-    var infeasible: [Int]
 }
 
 /// The simplex tableau in triangular form.
@@ -157,8 +163,20 @@ struct Tableau: Sendable {
     /// dozen parallel arrays: a symbol's state is read together, and a small solver — one
     /// table cell — allocates four arrays instead of thirteen).
     var symbols: [SymbolState] = []
-    /// A basic symbol's definition (`.empty` for non-basic ones).
-    var rows: [Row] = []
+    /// Per symbol, the reduced cost of a non-basic symbol (zero for basic ones). Kept apart
+    /// from `SymbolState` so that the record stays trivially copyable (a `LexVector` may own
+    /// an array): reading a symbol's state then copies no reference.
+    var reducedCosts: [LexVector] = []
+    /// The term pool: every basic symbol's row is a run of it (`SymbolState.rowRange`).
+    ///
+    /// One array for all rows instead of one per row: a solver of a dozen constraints (one
+    /// table cell) would otherwise allocate and release an array for every row it writes.
+    /// A row is never rewritten in place: a new one is appended and the old run becomes
+    /// garbage, so a journal entry needs only the old run's place, and a rollback restores
+    /// places and truncates the pool. `compact()` drops garbage between calls.
+    var terms: [Term] = []
+    /// Terms in the pool that no row owns.
+    var garbage = 0
     /// Column index: the basic symbols whose rows name this symbol directly.
     var users = ColumnIndex()
 
@@ -167,15 +185,15 @@ struct Tableau: Sendable {
     /// Basic symbols outside their bounds.
     var infeasible: [Int] = []
 
-    // Scratch space for cone walks, one slot per symbol.
-    var scratch: [ConeSlot] = []
+    // Cone walks: the current walk's number (see `SymbolState.seen`) and its queue.
     var epoch: UInt32 = 0
     var heap = KeyedHeap()
     /// The forward cones of the symbols last shifted, each in rank order (see
     /// `refreshValues(downstreamOfShifted:)`); emptied by any change of a row.
     var shiftCones: [(symbol: Int, order: [Int])] = []
-    /// A spent column's storage, handed back through `recycle` for the next `column` to reuse.
-    var columnBuffer: [Term] = []
+    /// A spent column's or reduced row's storage, handed back through `recycle` for the next
+    /// `column` or `reduce` to reuse.
+    var termBuffer: [Term] = []
     var touched: [Int] = []
 
     /// Ranks handed to rows that name only non-basic symbols (below everything) and to rows
@@ -193,8 +211,14 @@ struct Tableau: Sendable {
     /// or grown by additions, which add short rows).
     var cleanTermCount = 0
 
+    /// Undo records of the current attempt: `journal[..<journalLength]` (entries beyond are
+    /// stale, overwritten in place, so ending an attempt costs nothing).
     var journal: [JournalEntry] = []
+    var journalLength = 0
     var journaling = false
+    /// The candidate and infeasible lists when the attempt began (restored on rollback).
+    var savedCandidates: [Int] = []
+    var savedInfeasible: [Int] = []
     var journalBase = 0
 
     var symbolCount: Int { symbols.count }
@@ -204,13 +228,20 @@ struct Tableau: Sendable {
     mutating func newSymbol(_ kind: SymbolKind, owner: Int, costLevel: Int32 = 0) -> Int {
         let symbol = symbols.count
         if symbol == 0 {
-            symbols.reserveCapacity(32); rows.reserveCapacity(32)
-            users.reserveCapacity(32); scratch.reserveCapacity(32)
+            // One allocation per array, sized for a dozen constraints (a table cell: about 24
+            // symbols and 32 row terms), instead of a run of regrowths from empty for each.
+            // Not more: thousands of such solvers live at once, and their footprint, not
+            // their instruction count, is what bounds them once it outgrows the caches.
+            symbols.reserveCapacity(24); reducedCosts.reserveCapacity(24); terms.reserveCapacity(32)
+            users.reserveCapacity(24)
+            candidates.reserveCapacity(4)
+            heap.reserveCapacity(8); touched.reserveCapacity(8)
+            termBuffer.reserveCapacity(8)
+            journal.reserveCapacity(16)
         }
         symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
-        rows.append(.empty)
+        reducedCosts.append(LexVector())
         users.appendSymbol()
-        scratch.append(ConeSlot())
         return symbol
     }
 
@@ -220,70 +251,122 @@ struct Tableau: Sendable {
 
     // MARK: Journaled primitives
 
-    /// Makes `symbol` basic with `row` at `rank`, or non-basic when `row` is nil, keeping the
-    /// column index in step.
+    /// A basic symbol's row, copied out of the pool (for the rare paths; hot loops read
+    /// `terms[symbols[s].rowRange]` by index).
+    func row(_ symbol: Int) -> Row {
+        guard symbols[symbol].isBasic else { return .empty }
+        return Row(constant: symbols[symbol].constant, terms: Array(terms[symbols[symbol].rowRange]))
+    }
+
+    /// Makes `symbol` basic with `row` at `rank`, or non-basic when `row` is nil.
     mutating func setRow(_ symbol: Int, _ row: Row?, rank newRank: Int = 0) {
+        guard let row else {
+            clearRow(symbol)
+            return
+        }
+        let start = terms.count
+        terms.append(contentsOf: row.terms)
+        setRow(symbol, constant: row.constant, termsFrom: start, rank: newRank)
+    }
+
+    /// Makes `symbol` basic at `rank` with the row `constant + Σ terms[start...]` (the terms
+    /// just appended to the pool), keeping the column index in step.
+    mutating func setRow(_ symbol: Int, constant: Double, termsFrom start: Int, rank newRank: Int) {
+        let count = terms.count - start
+        place(symbol, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: count), constant: constant, basic: true, rank: newRank)
+    }
+
+    /// Makes `symbol` non-basic.
+    mutating func clearRow(_ symbol: Int) {
+        place(symbol, start: 0, count: 0, constant: 0, basic: false, rank: symbols[symbol].rank)
+    }
+
+    /// Points `symbol`'s row at a run of the pool (journaled), moving its users.
+    private mutating func place(_ symbol: Int, start: Int32, count: Int32, constant: Double, basic: Bool, rank newRank: Int) {
         if !shiftCones.isEmpty { shiftCones.removeAll() }
+        let wasBasic = symbols[symbol].isBasic
         if journaling {
-            journal.append(.row(symbol: symbol, row: rows[symbol], wasBasic: symbols[symbol].isBasic, rank: symbols[symbol].rank))
+            record(.row(
+                symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
+                constant: symbols[symbol].constant, wasBasic: wasBasic, rank: symbols[symbol].rank))
         }
-        if symbols[symbol].isBasic {
-            termCount -= rows[symbol].terms.count
-            for term in rows[symbol].terms { users.remove(symbol, from: term.symbol) }
+        if wasBasic {
+            let count = Int(symbols[symbol].rowCount)
+            termCount -= count
+            garbage += count
+            for index in symbols[symbol].rowRange { users.remove(symbol, from: terms[index].symbol) }
         }
-        if let row {
-            termCount += row.terms.count
-            for term in row.terms { users.add(symbol, to: term.symbol) }
-            rows[symbol] = row
-            symbols[symbol].isBasic = true
+        symbols[symbol].rowStart = start
+        symbols[symbol].rowCount = count
+        symbols[symbol].constant = constant
+        symbols[symbol].isBasic = basic
+        if basic {
+            termCount += Int(count)
             symbols[symbol].rank = newRank
-        } else {
-            rows[symbol] = .empty
-            symbols[symbol].isBasic = false
+            for index in symbols[symbol].rowRange { users.add(symbol, to: terms[index].symbol) }
         }
         updateCandidacy(symbol)
         updateFeasibility(symbol)
     }
 
+    /// Rewrites the pool without its garbage (between calls only: nothing may hold a run).
+    mutating func compactIfWasteful() {
+        guard !journaling, garbage > 64, garbage > termCount else { return }
+        var packed: [Term] = []
+        packed.reserveCapacity(termCount + termCount / 2 + 16)
+        for symbol in symbols.indices where symbols[symbol].isBasic {
+            let range = symbols[symbol].rowRange
+            symbols[symbol].rowStart = Int32(truncatingIfNeeded: packed.count)
+            for index in range { packed.append(terms[index]) }
+        }
+        terms = packed
+        garbage = 0
+    }
+
+    @inline(__always)
     mutating func setValue(_ symbol: Int, _ newValue: Double) {
-        if journaling && symbol < journalBase { journal.append(.value(symbol: symbol, old: symbols[symbol].value)) }
+        if journaling && symbol < journalBase { record(.value(symbol: symbol, old: symbols[symbol].value)) }
         symbols[symbol].value = newValue
         updateFeasibility(symbol)
     }
 
+    @inline(__always)
     mutating func setReducedCost(_ symbol: Int, _ cost: LexVector) {
         if journaling && symbol < journalBase {
-            journal.append(.reducedCost(symbol: symbol, old: symbols[symbol].reducedCost))
+            record(.reducedCost(symbol: symbol, old: reducedCosts[symbol]))
         }
-        symbols[symbol].reducedCost = cost
+        reducedCosts[symbol] = cost
         updateCandidacy(symbol)
     }
 
+    @inline(__always)
     mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
         if journaling && symbol < journalBase {
-            journal.append(.reducedCost(symbol: symbol, old: symbols[symbol].reducedCost))
+            record(.reducedCost(symbol: symbol, old: reducedCosts[symbol]))
         }
-        symbols[symbol].reducedCost.add(cost, times: factor, drop: tolerance.drop)
+        reducedCosts[symbol].add(cost, times: factor, drop: tolerance.drop)
         updateCandidacy(symbol)
     }
 
     // MARK: Membership of the candidate and infeasible lists
 
     /// The direction in which a non-basic symbol improves the objective (0: none).
+    @inline(__always)
     func improvingDirection(_ symbol: Int) -> Int {
         if symbols[symbol].isBasic { return 0 }
         switch symbols[symbol].kind {
-        case .external: return -symbols[symbol].reducedCost.sign(tolerance: tolerance.cost)
-        case .slack, .error: return symbols[symbol].reducedCost.sign(tolerance: tolerance.cost) < 0 ? 1 : 0
+        case .external: return -reducedCosts[symbol].sign(tolerance: tolerance.cost)
+        case .slack, .error: return reducedCosts[symbol].sign(tolerance: tolerance.cost) < 0 ? 1 : 0
         case .dummy, .retired: return 0
         }
     }
 
+    @inline(__always)
     mutating func updateCandidacy(_ symbol: Int) {
         let wanted = improvingDirection(symbol) != 0
         let slot = symbols[symbol].candidateSlot
         if wanted && slot < 0 {
-            symbols[symbol].candidateSlot = candidates.count
+            symbols[symbol].candidateSlot = Int32(truncatingIfNeeded: candidates.count)
             candidates.append(symbol)
         } else if !wanted && slot >= 0 {
             removeCandidate(symbol)
@@ -297,12 +380,13 @@ struct Tableau: Sendable {
         guard slot >= 0 else { return }
         let last = candidates.removeLast()
         if last != symbol {
-            candidates[slot] = last
+            candidates[Int(slot)] = last
             symbols[last].candidateSlot = slot
         }
         symbols[symbol].candidateSlot = -1
     }
 
+    @inline(__always)
     func isInfeasible(_ symbol: Int) -> Bool {
         guard symbols[symbol].isBasic else { return false }
         switch symbols[symbol].kind {
@@ -312,16 +396,17 @@ struct Tableau: Sendable {
         }
     }
 
+    @inline(__always)
     mutating func updateFeasibility(_ symbol: Int) {
         let wanted = isInfeasible(symbol)
         let slot = symbols[symbol].infeasibleSlot
         if wanted && slot < 0 {
-            symbols[symbol].infeasibleSlot = infeasible.count
+            symbols[symbol].infeasibleSlot = Int32(truncatingIfNeeded: infeasible.count)
             infeasible.append(symbol)
         } else if !wanted && slot >= 0 {
             let last = infeasible.removeLast()
             if last != symbol {
-                infeasible[slot] = last
+                infeasible[Int(slot)] = last
                 symbols[last].infeasibleSlot = slot
             }
             symbols[symbol].infeasibleSlot = -1
@@ -330,34 +415,43 @@ struct Tableau: Sendable {
 
     // MARK: Journal
 
+    @inline(__always)
+    private mutating func record(_ entry: JournalEntry) {
+        if journalLength < journal.count { journal[journalLength] = entry } else { journal.append(entry) }
+        journalLength += 1
+    }
+
     mutating func beginAttempt() -> Checkpoint {
-        if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
+        journalLength = 0
         journaling = true
         journalBase = symbolCount
+        if !savedCandidates.isEmpty { savedCandidates.removeAll(keepingCapacity: true) }
+        if !savedInfeasible.isEmpty { savedInfeasible.removeAll(keepingCapacity: true) }
+        if !candidates.isEmpty { savedCandidates.append(contentsOf: candidates) }
+        if !infeasible.isEmpty { savedInfeasible.append(contentsOf: infeasible) }
         return Checkpoint(
-            symbolCount: symbolCount, lowRank: lowRank, highRank: highRank, tolerance: tolerance,
-            // A copy of an empty list would share its buffer and make the next append copy it.
-            candidates: candidates.isEmpty ? [] : candidates, infeasible: infeasible.isEmpty ? [] : infeasible)
+            symbolCount: symbolCount, poolCount: terms.count, garbage: garbage, lowRank: lowRank, highRank: highRank,
+            tolerance: tolerance)
     }
 
     mutating func commitAttempt() {
         journaling = false
-        if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
+        journalLength = 0
     }
 
     /// Restores the state at `checkpoint` exactly: rows, ranks, values, reduced costs,
     /// column index (as sets), lists and scales.
     mutating func rollBack(to checkpoint: Checkpoint) {
         journaling = false
-        while let entry = journal.popLast() {
-            switch entry {
-            case .row(let symbol, let row, let wasBasic, let oldRank):
-                setRow(symbol, wasBasic ? row : nil, rank: oldRank)
-                if !wasBasic { symbols[symbol].rank = oldRank }
+        while journalLength > 0 {
+            journalLength -= 1
+            switch journal[journalLength] {
+            case .row(let symbol, let start, let count, let constant, let wasBasic, let oldRank):
+                place(symbol, start: start, count: count, constant: constant, basic: wasBasic, rank: oldRank)
             case .value(let symbol, let old):
                 symbols[symbol].value = old
             case .reducedCost(let symbol, let old):
-                symbols[symbol].reducedCost = old
+                reducedCosts[symbol] = old
             }
         }
         let count = checkpoint.symbolCount
@@ -368,17 +462,19 @@ struct Tableau: Sendable {
             }
         }
         symbols.removeSubrange(count...)
-        rows.removeSubrange(count...)
+        reducedCosts.removeSubrange(count...)
+        terms.removeSubrange(checkpoint.poolCount...)
+        garbage = checkpoint.garbage
         users.removeSymbols(from: count)
-        scratch.removeSubrange(count...)
-        candidates = checkpoint.candidates
-        infeasible = checkpoint.infeasible
-        for (slot, symbol) in candidates.enumerated() { symbols[symbol].candidateSlot = slot }
-        for (slot, symbol) in infeasible.enumerated() { symbols[symbol].infeasibleSlot = slot }
+        candidates.removeAll(keepingCapacity: true)
+        candidates.append(contentsOf: savedCandidates)
+        infeasible.removeAll(keepingCapacity: true)
+        infeasible.append(contentsOf: savedInfeasible)
+        for (slot, symbol) in candidates.enumerated() { symbols[symbol].candidateSlot = Int32(truncatingIfNeeded: slot) }
+        for (slot, symbol) in infeasible.enumerated() { symbols[symbol].infeasibleSlot = Int32(truncatingIfNeeded: slot) }
         lowRank = checkpoint.lowRank
         highRank = checkpoint.highRank
         tolerance = checkpoint.tolerance
-        journal.removeAll(keepingCapacity: true)
     }
 
     // MARK: Cone walks
@@ -386,7 +482,7 @@ struct Tableau: Sendable {
     private mutating func nextEpoch() {
         epoch &+= 1
         if epoch == 0 {
-            for i in scratch.indices { scratch[i].seen = 0 }
+            for i in symbols.indices { symbols[i].seen = 0 }
             epoch = 1
         }
         // Emptying an empty array still costs a generic call: skip it.
@@ -394,40 +490,46 @@ struct Tableau: Sendable {
         if !touched.isEmpty { touched.removeAll(keepingCapacity: true) }
     }
 
-    /// The reduced form of `row`: the same equation over non-basic symbols only (a BTRAN).
-    /// Walks the backward cone from the highest rank down, so each basic symbol is expanded
-    /// once, after every row that names it has contributed to its coefficient.
-    mutating func reduce(_ row: Row) -> Row {
+    /// The reduced form of `symbol`'s row: the same equation over non-basic symbols only (a
+    /// BTRAN). Walks the backward cone from the highest rank down, so each basic symbol is
+    /// expanded once, after every row that names it has contributed to its coefficient.
+    ///
+    /// The result's terms live in a buffer the tableau reuses: hand it back with
+    /// ``recycle(_:)-(Row)`` (or to ``pivot(entering:leaving:reducedLeavingRow:)``).
+    mutating func reduce(_ symbol: Int) -> Row {
         nextEpoch()
-        var constant = row.constant
-        for term in row.terms { accumulate(term.symbol, term.coefficient) }
+        var constant = symbols[symbol].constant
+        for index in symbols[symbol].rowRange { accumulate(terms[index].symbol, terms[index].coefficient) }
         while let basic = heap.pop() {
-            let factor = scratch[basic].accumulator
-            scratch[basic].accumulator = 0
+            let factor = symbols[basic].accumulator
+            symbols[basic].accumulator = 0
             if factor == 0 { continue }
-            let definition = rows[basic]
-            constant += factor * definition.constant
-            for term in definition.terms { accumulate(term.symbol, factor * term.coefficient) }
+            constant += factor * symbols[basic].constant
+            for index in symbols[basic].rowRange { accumulate(terms[index].symbol, factor * terms[index].coefficient) }
         }
-        var terms: [Term] = []
-        terms.reserveCapacity(touched.count)
+        var reduced = termBuffer
+        termBuffer = []
+        reduced.removeAll(keepingCapacity: true)
         let drop = tolerance.drop
         for symbol in touched where !symbols[symbol].isBasic {
-            let coefficient = scratch[symbol].accumulator
-            if abs(coefficient) > drop { terms.append(Term(symbol, coefficient)) }
+            let coefficient = symbols[symbol].accumulator
+            if abs(coefficient) > drop { reduced.append(Term(symbol, coefficient)) }
         }
-        return Row(constant: constant, terms: terms)
+        return Row(constant: constant, terms: reduced)
     }
+
+    /// Takes back a reduced row's storage once the caller is done with it.
+    mutating func recycle(_ row: consuming Row) { termBuffer = row.terms }
 
     @inline(__always)
     private mutating func accumulate(_ symbol: Int, _ amount: Double) {
-        if scratch[symbol].seen != epoch {
-            scratch[symbol].seen = epoch
-            scratch[symbol].accumulator = amount
+        if symbols[symbol].seen != epoch {
+            symbols[symbol].seen = epoch
+            symbols[symbol].accumulator = amount
             touched.append(symbol)
             if symbols[symbol].isBasic { heap.push(symbol, key: -symbols[symbol].rank) }
         } else {
-            scratch[symbol].accumulator += amount
+            symbols[symbol].accumulator += amount
         }
     }
 
@@ -435,37 +537,46 @@ struct Tableau: Sendable {
     /// on it (an FTRAN), in rank order. Walks the forward cone through the column index.
     mutating func column(of symbol: Int) -> [Term] {
         nextEpoch()
-        scratch[symbol].seen = epoch
-        scratch[symbol].accumulator = 1
-        for user in users[symbol] { enqueueForward(user) }
-        var result = columnBuffer
-        columnBuffer = []
+        symbols[symbol].seen = epoch
+        symbols[symbol].accumulator = 1
+        var node = users.first(symbol)
+        while node >= 0 {
+            enqueueForward(users.user(at: node))
+            node = users.next(after: node)
+        }
+        var result = termBuffer
+        termBuffer = []
         result.removeAll(keepingCapacity: true)
         let drop = tolerance.drop
         while let basic = heap.pop() {
             var sum = 0.0
-            for term in rows[basic].terms where scratch[term.symbol].seen == epoch {
-                sum += term.coefficient * scratch[term.symbol].accumulator
+            for index in symbols[basic].rowRange {
+                let term = terms[index]
+                if symbols[term.symbol].seen == epoch { sum += term.coefficient * symbols[term.symbol].accumulator }
             }
-            scratch[basic].accumulator = sum
+            symbols[basic].accumulator = sum
             if abs(sum) > drop {
                 result.append(Term(basic, sum))
-                for user in users[basic] { enqueueForward(user) }
+                var node = users.first(basic)
+                while node >= 0 {
+                    enqueueForward(users.user(at: node))
+                    node = users.next(after: node)
+                }
             } else {
-                scratch[basic].accumulator = 0
+                symbols[basic].accumulator = 0
             }
         }
         return result
     }
 
     /// Takes back a column's storage once the caller is done with it.
-    mutating func recycle(_ column: consuming [Term]) { columnBuffer = column }
+    mutating func recycle(_ column: consuming [Term]) { termBuffer = column }
 
     @inline(__always)
     private mutating func enqueueForward(_ symbol: Int) {
-        if scratch[symbol].seen != epoch {
-            scratch[symbol].seen = epoch
-            scratch[symbol].accumulator = 0
+        if symbols[symbol].seen != epoch {
+            symbols[symbol].seen = epoch
+            symbols[symbol].accumulator = 0
             heap.push(symbol, key: symbols[symbol].rank)
         }
     }
@@ -488,15 +599,20 @@ struct Tableau: Sendable {
 
     @inline(__always)
     private mutating func enqueueUsers(of symbol: Int) {
-        for user in users[symbol] where scratch[user].seen != epoch {
-            scratch[user].seen = epoch
-            heap.push(user, key: symbols[user].rank)
+        var node = users.first(symbol)
+        while node >= 0 {
+            let user = users.user(at: node)
+            if symbols[user].seen != epoch {
+                symbols[user].seen = epoch
+                heap.push(user, key: symbols[user].rank)
+            }
+            node = users.next(after: node)
         }
     }
 
     private mutating func propagateValues() {
         while let basic = heap.pop() {
-            let sum = evaluate(rows[basic])
+            let sum = evaluate(basic)
             if sum != symbols[basic].value {
                 setValue(basic, sum)
                 enqueueUsers(of: basic)
@@ -516,17 +632,18 @@ struct Tableau: Sendable {
             var restricted = touched
             touched = []
             restricted.removeAll(keepingCapacity: true)
-            let rows = self.rows
-            symbols.withUnsafeMutableBufferPointer { symbols in
+            let pool = terms
+            pool.withUnsafeBufferPointer { pool in
+                symbols.withUnsafeMutableBufferPointer { symbols in
                 for basic in cone.order {
-                    let definition = rows[basic]
-                    var sum = definition.constant
-                    for term in definition.terms { sum += term.coefficient * symbols[term.symbol].value }
+                    var sum = symbols[basic].constant
+                    for index in symbols[basic].rowRange { sum += pool[index].coefficient * symbols[pool[index].symbol].value }
                     if sum != symbols[basic].value {
                         symbols[basic].value = sum
                         // Only restricted symbols can turn infeasible.
                         if symbols[basic].kind != .external { restricted.append(basic) }
                     }
+                }
                 }
             }
             for basic in restricted { updateFeasibility(basic) }
@@ -538,7 +655,7 @@ struct Tableau: Sendable {
         var order: [Int] = []
         while let basic = heap.pop() {
             order.append(basic)
-            let sum = evaluate(rows[basic])
+            let sum = evaluate(basic)
             if sum != symbols[basic].value { setValue(basic, sum) }
             enqueueUsers(of: basic)
         }
@@ -547,10 +664,18 @@ struct Tableau: Sendable {
         shiftCones.append((symbol, order))
     }
 
-    /// `constant + Σ coefficient·value` at the current point.
+    /// `constant + Σ coefficient·value` of `row` at the current point.
     func evaluate(_ row: Row) -> Double {
         var sum = row.constant
         for term in row.terms { sum += term.coefficient * symbols[term.symbol].value }
+        return sum
+    }
+
+    /// A basic symbol's row evaluated at the current point.
+    @inline(__always)
+    func evaluate(_ symbol: Int) -> Double {
+        var sum = symbols[symbol].constant
+        for index in symbols[symbol].rowRange { sum += terms[index].coefficient * symbols[terms[index].symbol].value }
         return sum
     }
 
@@ -561,29 +686,24 @@ struct Tableau: Sendable {
     /// only non-basic symbols and takes the lowest rank; rows that named `entering` keep
     /// naming it (now a basic symbol) instead of being rewritten: that is what keeps rows short.
     mutating func pivot(entering: Int, leaving: Int, reducedLeavingRow reduced: consuming Row) {
-        // The reduced row is rewritten in place into the entering symbol's row: it is
-        // freshly computed and owned here, so this costs no allocation.
-        var row = reduced
         var alpha = 0.0
-        if let position = row.terms.firstIndex(where: { $0.symbol == entering }) {
-            alpha = row.terms[position].coefficient
-            row.terms.swapAt(position, row.terms.count - 1)
-            row.terms.removeLast()
-        }
+        for term in reduced.terms where term.symbol == entering { alpha = term.coefficient }
         let inverse = 1 / alpha
-        for index in row.terms.indices { row.terms[index].coefficient *= -inverse }
-        row.terms.append(Term(leaving, inverse))
-        row.constant *= -inverse
+        let constant = reduced.constant * -inverse
 
-        let enteringCost = symbols[entering].reducedCost
+        let enteringCost = reducedCosts[entering]
         setReducedCost(entering, LexVector())
-        setRow(leaving, nil)
+        clearRow(leaving)
         setValue(leaving, 0)
         lowRank -= 1
-        setRow(entering, row, rank: lowRank)
-        setValue(entering, row.constant)
+        let start = terms.count
+        for term in reduced.terms where term.symbol != entering { terms.append(Term(term.symbol, term.coefficient * -inverse)) }
+        terms.append(Term(leaving, inverse))
+        recycle(reduced)
+        setRow(entering, constant: constant, termsFrom: start, rank: lowRank)
+        setValue(entering, constant)
         if !enteringCost.isZero {
-            for term in row.terms { addToReducedCost(term.symbol, enteringCost, times: term.coefficient) }
+            for index in symbols[entering].rowRange { addToReducedCost(terms[index].symbol, enteringCost, times: terms[index].coefficient) }
         }
         refreshValues(downstreamOf: entering, leaving)
         pivots += 1

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FloatSimplex
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `layoutbench bench-incremental`: the incremental workloads through the `float` backend's
 /// ``CassowarySolver`` and, with `--kiwi`, through kiwisolver (kiwi's C++ core) driven by
@@ -14,6 +17,13 @@ struct IncrementalBenchCommand: ParsableCommand {
             suggestions (each followed by reading every value). Cells use one solver per cell; \
             the form is kiwi's enaml-like dialog shape. The last table gives each workload's \
             growth exponent, the slope of log(time) against log(size). Build with -c release.
+
+            By default both sides run on a warm heap: glibc is told not to hand freed memory \
+            back to the system (M_TRIM_THRESHOLD, M_TOP_PAD; the same values through \
+            MALLOC_TRIM_THRESHOLD_ and MALLOC_TOP_PAD_ for kiwi's process). Otherwise a short \
+            workload such as 1,000 cells is timed mostly as page faults: each run frees \
+            everything it built, glibc trims the heap, and the next run faults the same pages \
+            in again. --no-warm-heap measures with the allocator's defaults.
             """)
 
     @Option(help: "Sizes (views; cells for `cells`), comma-separated.")
@@ -30,6 +40,13 @@ struct IncrementalBenchCommand: ParsableCommand {
 
     @Option(help: "Seconds kiwi may spend on one workload's additions (and again on its suggestions).")
     var kiwiTimeLimit: Double = 120
+
+    @Flag(inversion: .prefixedNo, help: "Keep freed memory in both processes between timed runs (see above).")
+    var warmHeap = true
+
+    /// glibc's trim threshold and top pad for a warm heap (bytes).
+    static let trimThreshold: Int32 = 1 << 30
+    static let topPad: Int32 = 64 << 20
 
     struct Row {
         var workload: IncrementalWorkload.Kind
@@ -50,6 +67,7 @@ struct IncrementalBenchCommand: ParsableCommand {
         if kiwi { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         defer { if kiwi { try? FileManager.default.removeItem(at: directory) } }
 
+        if warmHeap { Self.keepFreedMemory() }
         print(Self.header)
         var rows: [Row] = []
         for kind in kinds {
@@ -76,10 +94,29 @@ struct IncrementalBenchCommand: ParsableCommand {
         print(exponents(rows))
     }
 
+    /// glibc's `mallopt(M_TRIM_THRESHOLD, …)` and `mallopt(M_TOP_PAD, …)`, looked up at run
+    /// time (the Glibc module does not export `<malloc.h>`); nothing elsewhere.
+    static func keepFreedMemory() {
+        #if canImport(Glibc)
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        let trimThreshold: Int32 = -1, topPad: Int32 = -2   // M_TRIM_THRESHOLD, M_TOP_PAD
+        _ = mallopt(trimThreshold, Self.trimThreshold)
+        _ = mallopt(topPad, Self.topPad)
+        #endif
+    }
+
     func runKiwi(_ file: URL) throws -> [String: Any]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [kiwiScript, "--time-limit", String(kiwiTimeLimit), file.path]
+        if warmHeap {
+            var environment = ProcessInfo.processInfo.environment
+            environment["MALLOC_TRIM_THRESHOLD_"] = String(Self.trimThreshold)
+            environment["MALLOC_TOP_PAD_"] = String(Self.topPad)
+            process.environment = environment
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -38,9 +38,9 @@ extension Tableau {
     var fingerprint: String {
         var lines: [String] = []
         for symbol in 0..<symbolCount {
-            let row = symbols[symbol].isBasic ? rows[symbol].terms.map { "\($0.symbol):\($0.coefficient.bitPattern)" }.joined(separator: ",") : "-"
-            let constant = symbols[symbol].isBasic ? "\(rows[symbol].constant.bitPattern)" : "-"
-            let cost = symbols[symbol].reducedCost.entries.map { "\($0.level):\($0.value.bitPattern)" }.joined(separator: ",")
+            let row = symbols[symbol].isBasic ? self.row(symbol).terms.map { "\($0.symbol):\($0.coefficient.bitPattern)" }.joined(separator: ",") : "-"
+            let constant = symbols[symbol].isBasic ? "\(self.row(symbol).constant.bitPattern)" : "-"
+            let cost = reducedCosts[symbol].entries.map { "\($0.level):\($0.value.bitPattern)" }.joined(separator: ",")
             lines.append(
                 "\(symbol) \(symbols[symbol].kind) \(symbols[symbol].isBasic) r\(symbols[symbol].isBasic ? symbols[symbol].rank : 0) c\(constant) [\(row)] v\(symbols[symbol].value.bitPattern) u\(Array(users[symbol]).sorted()) d[\(cost)] o\(symbols[symbol].owner) l\(symbols[symbol].costLevel)")
         }

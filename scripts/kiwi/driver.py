@@ -3,7 +3,8 @@
 through kiwisolver, kiwi's C++ core, and prints one JSON result line per workload.
 
 Timing covers only solver calls: every Constraint object is built before the clock starts,
-so Python expression building is not charged to kiwi. Levels map to kiwi strengths: where
+so Python expression building is not charged to kiwi. Adding is timed as layoutbench times
+its own side: repeated until 0.2 s have been spent (at most five runs), fastest run kept. Levels map to kiwi strengths: where
 the workload lists "strengths" (copied from a kiwi benchmark) those are used; otherwise the
 L optional levels are spread geometrically over kiwi's range, level 1 -> 1e9 (just below
 required) down to level L -> 1 (one level alone -> medium, 1e3). kiwi still adds them up:
@@ -43,25 +44,39 @@ def run(path, time_limit):
         constraints.append(constraint | ("required" if level == 0 else strengths[level - 1]))
 
     # With "group", every that many constraints go to a fresh solver (independent cells).
+    # Like layoutbench's own side, adding is repeated until 0.2 s have been spent (at most
+    # five runs) and the fastest run counts; the last run's solvers go on to the edits.
     group = workload.get("group") or 0
-    solvers = []
-    solver = kiwisolver.Solver()
     result = {"name": workload["name"], "constraints": len(constraints), "rejected": 0, "timeout": False}
-    start = time.perf_counter()
-    added = 0
-    for constraint in constraints:
-        if group and added % group == 0:
-            solver = kiwisolver.Solver()
-            solvers.append(solver)
-        try:
-            solver.addConstraint(constraint)
-        except kiwisolver.UnsatisfiableConstraint:
-            result["rejected"] += 1
-        added += 1
-        if added % 64 == 0 and time.perf_counter() - start > time_limit:
-            result["timeout"] = True
+    best = None
+    spent = 0.0
+    runs = 0
+    while True:
+        solvers = []
+        solver = kiwisolver.Solver()
+        result["rejected"] = 0
+        start = time.perf_counter()
+        added = 0
+        for constraint in constraints:
+            if group and added % group == 0:
+                solver = kiwisolver.Solver()
+                solvers.append(solver)
+            try:
+                solver.addConstraint(constraint)
+            except kiwisolver.UnsatisfiableConstraint:
+                result["rejected"] += 1
+            added += 1
+            if added % 64 == 0 and time.perf_counter() - start > time_limit:
+                result["timeout"] = True
+                break
+        seconds = time.perf_counter() - start
+        best = seconds if best is None else min(best, seconds)
+        spent += seconds
+        runs += 1
+        if result["timeout"] or spent >= 0.2 or runs >= 5:
             break
-    result["add_seconds"] = time.perf_counter() - start
+    result["add_seconds"] = best
+    result["add_runs"] = runs
     result["added"] = added
 
     if not result["timeout"]:
