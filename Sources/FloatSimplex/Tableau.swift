@@ -194,7 +194,10 @@ struct Tableau: Sendable {
     /// A spent column's or reduced row's storage, handed back through `recycle` for the next
     /// `column` or `reduce` to reuse.
     var termBuffer: [Term] = []
+    /// The symbols the current walk reached: `touched[..<touchedCount]` (the rest is stale;
+    /// overwriting instead of emptying the array saves a call per walk).
     var touched: [Int] = []
+    var touchedCount = 0
 
     /// Ranks handed to rows that name only non-basic symbols (below everything) and to rows
     /// that may name anything (above everything).
@@ -487,7 +490,7 @@ struct Tableau: Sendable {
         }
         // Emptying an empty array still costs a generic call: skip it.
         if !heap.isEmpty { heap.removeAll() }
-        if !touched.isEmpty { touched.removeAll(keepingCapacity: true) }
+        touchedCount = 0
     }
 
     /// The reduced form of `symbol`'s row: the same equation over non-basic symbols only (a
@@ -511,7 +514,9 @@ struct Tableau: Sendable {
         termBuffer = []
         reduced.removeAll(keepingCapacity: true)
         let drop = tolerance.drop
-        for symbol in touched where !symbols[symbol].isBasic {
+        for slot in 0..<touchedCount {
+            let symbol = touched[slot]
+            if symbols[symbol].isBasic { continue }
             let coefficient = symbols[symbol].accumulator
             if abs(coefficient) > drop { reduced.append(Term(symbol, coefficient)) }
         }
@@ -526,7 +531,8 @@ struct Tableau: Sendable {
         if symbols[symbol].seen != epoch {
             symbols[symbol].seen = epoch
             symbols[symbol].accumulator = amount
-            touched.append(symbol)
+            if touchedCount < touched.count { touched[touchedCount] = symbol } else { touched.append(symbol) }
+            touchedCount += 1
             if symbols[symbol].isBasic { heap.push(symbol, key: -symbols[symbol].rank) }
         } else {
             symbols[symbol].accumulator += amount
@@ -648,6 +654,7 @@ struct Tableau: Sendable {
             }
             for basic in restricted { updateFeasibility(basic) }
             touched = restricted
+            touchedCount = 0
             return
         }
         nextEpoch()
