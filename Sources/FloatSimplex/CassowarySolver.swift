@@ -50,6 +50,7 @@ public struct CassowarySolver: Sendable {
     }
 
     struct Edit: Sendable {
+        var variable: Variable
         var handle: ConstraintHandle
         var target: Double
     }
@@ -61,7 +62,10 @@ public struct CassowarySolver: Sendable {
     /// Terms of removed records still in `recordTerms`.
     var recordGarbage = 0
     var liveCount = 0
-    var edits: [Variable: Edit] = [:]
+    /// The edit variables, each found through its symbol's `editSlot`. Not a dictionary:
+    /// edits are few, and the first dictionary keyed by `Variable` in a process costs the
+    /// runtime a conformance lookup several times longer than making the edit itself.
+    var edits: [Edit] = []
     /// Symbols of variables numbered `denseBase…`, stored as symbol + 1 (0: none).
     var denseSymbols: [Int] = []
     var denseBase = 0
@@ -521,7 +525,7 @@ public struct CassowarySolver: Sendable {
     /// also ends the edit.
     public mutating func removeConstraint(_ handle: ConstraintHandle) throws(CassowaryError) {
         guard hasConstraint(handle) else { throw .unknownConstraint(handle) }
-        if let edit = edits.first(where: { $0.value.handle == handle }) { edits[edit.key] = nil }
+        if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
         do {
             try remove(handle.id)
         } catch {
@@ -639,21 +643,38 @@ public struct CassowarySolver: Sendable {
     /// Makes `variable` editable at `strength` (optional), starting at its current value.
     public mutating func addEditVariable(_ variable: Variable, strength: Strength) throws(CassowaryError) {
         guard !strength.isRequired else { throw .requiredEditStrength }
-        guard edits[variable] == nil else { throw .duplicateEditVariable(variable) }
+        guard editSlot(of: variable) == nil else { throw .duplicateEditVariable(variable) }
         let current = value(of: variable)
         let handle = try addConstraint(
             LinearConstraint([.init(variable, 1)], constant: -current, relation: .equal, strength: strength))
-        edits[variable] = Edit(handle: handle, target: current)
+        guard let symbol = symbol(of: variable) else { return }
+        tableau.symbols[symbol].editSlot = Int32(truncatingIfNeeded: edits.count)
+        edits.append(Edit(variable: variable, handle: handle, target: current))
     }
 
     /// Ends the edit of `variable`, removing its edit constraint.
     public mutating func removeEditVariable(_ variable: Variable) throws(CassowaryError) {
-        guard let edit = edits[variable] else { throw .unknownEditVariable(variable) }
-        try removeConstraint(edit.handle)
+        guard let slot = editSlot(of: variable) else { throw .unknownEditVariable(variable) }
+        try removeConstraint(edits[slot].handle)
     }
 
     /// Whether `variable` is an edit variable.
-    public func hasEditVariable(_ variable: Variable) -> Bool { edits[variable] != nil }
+    public func hasEditVariable(_ variable: Variable) -> Bool { editSlot(of: variable) != nil }
+
+    /// The index of `variable`'s edit in `edits`.
+    func editSlot(of variable: Variable) -> Int? {
+        guard let symbol = symbol(of: variable) else { return nil }
+        let slot = Int(tableau.symbols[symbol].editSlot)
+        return slot >= 0 && slot < edits.count && edits[slot].variable == variable ? slot : nil
+    }
+
+    private mutating func removeEdit(at slot: Int) {
+        if let symbol = symbol(of: edits[slot].variable) { tableau.symbols[symbol].editSlot = -1 }
+        let last = edits.removeLast()
+        guard slot < edits.count else { return }
+        edits[slot] = last
+        if let symbol = symbol(of: last.variable) { tableau.symbols[symbol].editSlot = Int32(truncatingIfNeeded: slot) }
+    }
 
     /// Suggests a value for an edit variable and re-optimises with the dual simplex.
     ///
@@ -662,13 +683,12 @@ public struct CassowarySolver: Sendable {
     /// the basis stays optimal and, where it became infeasible, dual pivots restore it.
     public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(CassowaryError) {
         guard value.isFinite else { throw .invalidInput("suggested value \(value)") }
-        guard var edit = edits[variable], let record = records[edit.handle.id] else {
+        guard let slot = editSlot(of: variable), let record = records[edits[slot].handle.id] else {
             throw .unknownEditVariable(variable)
         }
-        let delta = value - edit.target
-        edit.target = value
-        edits[variable] = edit
-        records[edit.handle.id]?.constraint.constant = -value
+        let delta = value - edits[slot].target
+        edits[slot].target = value
+        records[edits[slot].handle.id]?.constraint.constant = -value
         if delta == 0 { return }
         tableau.tolerance.include(value: value)
         let marker = record.marker

@@ -39,6 +39,8 @@ struct SymbolState: Sendable {
     /// Cone-walk scratch: the walk (epoch) that last reached the symbol, and what it has
     /// accumulated there. Beside the fields a walk reads anyway (basic flag, rank, row).
     var seen: UInt32 = 0
+    /// An external symbol's place in the solver's list of edits (-1: not an edit variable).
+    var editSlot: Int32 = -1
     var accumulator = 0.0
 
     init(kind: SymbolKind, costLevel: Int32, owner: Int) {
