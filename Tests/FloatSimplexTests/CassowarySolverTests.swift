@@ -120,6 +120,49 @@ import Testing
         #expect(throws: CassowaryError.unknownEditVariable(Variable(100))) { try solver.suggestValue(Variable(100), 1) }
     }
 
+    @Test func severalEditVariablesEndInAnyOrder() throws {
+        // Three independent sizes, each with a weak natural value, made editable; ending the
+        // middle edit moves the last one into its slot, which must keep working.
+        var solver = CassowarySolver()
+        for v in 0..<3 { try solver.addConstraint(constraint([(v, 1)], -Double(10 * (v + 1)), .equal, level: 2)) }
+        for v in 0..<3 { try solver.addEditVariable(Variable(v), strength: Strength(level: 1)) }
+        for v in 0..<3 { try solver.suggestValue(Variable(v), Double(100 + v)) }
+        try solver.removeEditVariable(Variable(1))
+        #expect(!solver.hasEditVariable(Variable(1)) && solver.hasEditVariable(Variable(0)) && solver.hasEditVariable(Variable(2)))
+        #expect(isClose(solver.value(of: Variable(1)), 20))
+        try solver.suggestValue(Variable(2), 7)
+        try solver.suggestValue(Variable(0), 3)
+        #expect(isClose(solver.value(of: Variable(0)), 3) && isClose(solver.value(of: Variable(2)), 7))
+        #expect(throws: CassowaryError.unknownEditVariable(Variable(1))) { try solver.suggestValue(Variable(1), 1) }
+        // Removing an edit's constraint by handle ends the edit too; the variable can be edited again.
+        let handles = (0..<solver.records.count).map { ConstraintHandle(id: $0) }.filter {
+            solver.constraint($0)?.strength == Strength(level: 1) && solver.constraint($0)?.terms.first?.variable == Variable(2)
+        }
+        try #require(handles.count == 1)
+        try solver.removeConstraint(handles[0])
+        #expect(!solver.hasEditVariable(Variable(2)) && solver.hasEditVariable(Variable(0)))
+        #expect(isClose(solver.value(of: Variable(2)), 30))
+        try solver.addEditVariable(Variable(2), strength: Strength(level: 1))
+        try solver.suggestValue(Variable(2), 5)
+        #expect(isClose(solver.value(of: Variable(2)), 5) && isClose(solver.value(of: Variable(0)), 3))
+    }
+
+    @Test func theEnteringDirectionThatAlsoCostsAWeakerLevelWaits() throws {
+        // A table cell: its height h >= 44 and == 60 at the weakest level; a label inside it of
+        // height h - 16 - s (s >= 0 its slack to the bottom) wants 21 at the strongest level.
+        // Lowering h or growing s reduce the label's error at the same rate; lowering h also
+        // costs the weak level. Taking s first solves it in one pivot; taking h first (kiwi's
+        // first-negative rule picks it: it is older) costs two more to give h back.
+        var solver = CassowarySolver()
+        try solver.addConstraint(constraint([(0, 1)], -44, .greaterThanOrEqual))            // h >= 44
+        try solver.addConstraint(constraint([(0, 1)], -60, .equal, level: 3))               // h == 60 @3
+        try solver.addConstraint(constraint([(1, 1), (0, -1)], 16, .lessThanOrEqual))      // t <= h - 16
+        let before = solver.pivotCount
+        try solver.addConstraint(constraint([(1, 1)], -21, .equal, level: 1))               // t == 21 @1
+        #expect(solver.pivotCount - before == 1)
+        #expect(isClose(solver.value(of: Variable(0)), 60) && isClose(solver.value(of: Variable(1)), 21))
+    }
+
     @Test func rejectsNonFiniteInput() {
         var solver = CassowarySolver()
         #expect(throws: CassowaryError.self) { try solver.addConstraint(constraint([(0, .infinity)], 0, .equal)) }
