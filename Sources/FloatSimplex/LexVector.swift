@@ -48,6 +48,31 @@ struct LexVector: Sendable, Hashable {
 
     init() {}
 
+    /// A vector of at most two entries, as plain values: what the journal of an addition
+    /// keeps, so that its entries own no storage (almost every reduced cost fits).
+    struct Inline: Sendable {
+        fileprivate var count: Int32
+        fileprivate var firstLevel: Int32
+        fileprivate var secondLevel: Int32
+        fileprivate var firstValue: Double
+        fileprivate var secondValue: Double
+    }
+
+    /// The vector as ``Inline``, or nil when it has more than two entries.
+    var inline: Inline? {
+        storedCount <= 2
+            ? Inline(count: storedCount, firstLevel: firstLevel, secondLevel: secondLevel, firstValue: firstValue, secondValue: secondValue)
+            : nil
+    }
+
+    init(_ inline: Inline) {
+        storedCount = inline.count
+        firstLevel = inline.firstLevel
+        secondLevel = inline.secondLevel
+        firstValue = inline.firstValue
+        secondValue = inline.secondValue
+    }
+
     init(level: Int32, value: Double) {
         count = 1
         first = Entry(level: level, value: value)

@@ -131,7 +131,11 @@ struct KeyedHeap: Sendable {
 enum JournalEntry: Sendable {
     case row(symbol: Int, start: Int32, count: Int32, constant: Double, wasBasic: Bool, rank: Int)
     case value(symbol: Int, old: Double)
-    case reducedCost(symbol: Int, old: LexVector)
+    /// An old reduced cost of at most two levels (almost all of them): no storage owned, so
+    /// the journal's entries are plain values and overwriting one costs no release.
+    case reducedCost(symbol: Int, old: LexVector.Inline)
+    /// A longer one, kept at `Tableau.journalSpill[slot]`.
+    case spilledReducedCost(symbol: Int, slot: Int)
 }
 
 /// Everything an addition can change that is not journaled entry by entry.
@@ -220,6 +224,7 @@ struct Tableau: Sendable {
     /// stale, overwritten in place, so ending an attempt costs nothing).
     var journal: [JournalEntry] = []
     var journalLength = 0
+    var journalSpill: [LexVector] = []
     var journaling = false
     /// The candidate and infeasible lists when the attempt began (restored on rollback).
     var savedCandidates: [Int] = []
@@ -338,7 +343,7 @@ struct Tableau: Sendable {
     @inline(__always)
     mutating func setReducedCost(_ symbol: Int, _ cost: LexVector) {
         if journaling && symbol < journalBase {
-            record(.reducedCost(symbol: symbol, old: reducedCosts[symbol]))
+            recordReducedCost(of: symbol)
         }
         reducedCosts[symbol] = cost
         updateCandidacy(symbol)
@@ -347,7 +352,7 @@ struct Tableau: Sendable {
     @inline(__always)
     mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
         if journaling && symbol < journalBase {
-            record(.reducedCost(symbol: symbol, old: reducedCosts[symbol]))
+            recordReducedCost(of: symbol)
         }
         reducedCosts[symbol].add(cost, times: factor, drop: tolerance.drop)
         updateCandidacy(symbol)
@@ -426,8 +431,19 @@ struct Tableau: Sendable {
         journalLength += 1
     }
 
+    @inline(__always)
+    private mutating func recordReducedCost(of symbol: Int) {
+        if let inline = reducedCosts[symbol].inline {
+            record(.reducedCost(symbol: symbol, old: inline))
+        } else {
+            journalSpill.append(reducedCosts[symbol])
+            record(.spilledReducedCost(symbol: symbol, slot: journalSpill.count - 1))
+        }
+    }
+
     mutating func beginAttempt() -> Checkpoint {
         journalLength = 0
+        if !journalSpill.isEmpty { journalSpill.removeAll(keepingCapacity: true) }
         journaling = true
         journalBase = symbolCount
         if !savedCandidates.isEmpty { savedCandidates.removeAll(keepingCapacity: true) }
@@ -456,7 +472,9 @@ struct Tableau: Sendable {
             case .value(let symbol, let old):
                 symbols[symbol].value = old
             case .reducedCost(let symbol, let old):
-                reducedCosts[symbol] = old
+                reducedCosts[symbol] = LexVector(old)
+            case .spilledReducedCost(let symbol, let slot):
+                reducedCosts[symbol] = journalSpill[slot]
             }
         }
         let count = checkpoint.symbolCount
