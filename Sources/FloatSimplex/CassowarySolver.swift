@@ -154,7 +154,11 @@ public struct CassowarySolver: Sendable {
         }
         if slot >= 0 && slot < Self.denseLimit && slot < 2 * (denseSymbols.count + tableau.symbolCount) + 64 {
             if slot >= denseSymbols.count {
-                denseSymbols.append(contentsOf: repeatElement(0, count: max(slot + 1 - denseSymbols.count, denseSymbols.count, 8)))
+                // A plain loop: appending a `repeatElement` goes through a generic path several
+                // times dearer, once per small solver.
+                let grow = max(slot + 1 - denseSymbols.count, denseSymbols.count, 8)
+                denseSymbols.reserveCapacity(denseSymbols.count + grow)
+                for _ in 0..<grow { denseSymbols.append(0) }
             }
             denseSymbols[slot] = symbol + 1
         } else {
@@ -288,8 +292,7 @@ public struct CassowarySolver: Sendable {
                 if sign * residual > feasibility { subject = other }
             }
         }
-        if tableau.symbols[marker].kind == .error { tableau.setReducedCost(marker, LexVector(level: level, value: 1)) }
-        if other >= 0 { tableau.setReducedCost(other, LexVector(level: level, value: 1)) }
+        // New error symbols start non-basic at their own cost (`newSymbol`), which improves nothing.
 
         // A fresh external variable (named by no other row) absorbs the constraint for free:
         // no other value moves, and the new markers start non-basic at their own costs.

@@ -250,7 +250,8 @@ struct Tableau: Sendable {
             journal.reserveCapacity(16)
         }
         symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
-        reducedCosts.append(LexVector())
+        // An error symbol is born non-basic, costing 1 per unit at its level.
+        reducedCosts.append(kind == .error && costLevel != 0 ? LexVector(level: costLevel, value: 1) : LexVector())
         users.appendSymbol()
         return symbol
     }
