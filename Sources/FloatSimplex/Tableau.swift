@@ -239,14 +239,14 @@ struct Tableau: Sendable {
         let symbol = symbols.count
         if symbol == 0 {
             // One allocation per array, sized for a dozen constraints (a table cell: about 24
-            // symbols and 32 row terms), instead of a run of regrowths from empty for each.
+            // symbols and 40 row terms), instead of a run of regrowths from empty for each.
             // Not more: thousands of such solvers live at once, and their footprint, not
             // their instruction count, is what bounds them once it outgrows the caches.
-            symbols.reserveCapacity(24); reducedCosts.reserveCapacity(24); terms.reserveCapacity(32)
+            symbols.reserveCapacity(24); reducedCosts.reserveCapacity(24); terms.reserveCapacity(40)
             users.reserveCapacity(24)
             candidates.reserveCapacity(4)
-            heap.reserveCapacity(8); touched.reserveCapacity(8)
-            termBuffer.reserveCapacity(8)
+            heap.reserveCapacity(8); touched.reserveCapacity(16)
+            termBuffer.reserveCapacity(12)
             journal.reserveCapacity(16)
         }
         symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
