@@ -68,6 +68,9 @@ struct IncrementalBenchCommand: ParsableCommand {
         defer { if kiwi { try? FileManager.default.removeItem(at: directory) } }
 
         if warmHeap { Self.keepFreedMemory() }
+        print(warmHeap
+            ? "heap: warm on both sides (glibc keeps freed memory; --no-warm-heap for the allocator's defaults)"
+            : "heap: the allocator's defaults (freed memory may go back to the system between runs)")
         print(Self.header)
         var rows: [Row] = []
         for kind in kinds {
