@@ -165,9 +165,9 @@ struct Checkpoint: Sendable {
 /// reduced objective (one lexicographic vector per non-basic symbol) is maintained
 /// incrementally, as in kiwi.
 struct Tableau: Sendable {
-    /// Per symbol, everything but its row and users (one array of records rather than a
+    /// Per symbol, everything but its reduced cost, its row's terms and its users (one array of records rather than a
     /// dozen parallel arrays: a symbol's state is read together, and a small solver — one
-    /// table cell — allocates four arrays instead of thirteen).
+    /// table cell — allocates one array for it instead of a dozen).
     var symbols: [SymbolState] = []
     /// Per symbol, the reduced cost of a non-basic symbol (zero for basic ones). Kept apart
     /// from `SymbolState` so that the record stays trivially copyable (a `LexVector` may own
@@ -179,7 +179,7 @@ struct Tableau: Sendable {
     /// table cell) would otherwise allocate and release an array for every row it writes.
     /// A row is never rewritten in place: a new one is appended and the old run becomes
     /// garbage, so a journal entry needs only the old run's place, and a rollback restores
-    /// places and truncates the pool. `compact()` drops garbage between calls.
+    /// places and truncates the pool. `compactIfWasteful()` drops garbage between calls.
     var terms: [Term] = []
     /// Terms in the pool that no row owns.
     var garbage = 0
@@ -566,11 +566,7 @@ struct Tableau: Sendable {
         nextEpoch()
         symbols[symbol].seen = epoch
         symbols[symbol].accumulator = 1
-        var node = users.first(symbol)
-        while node >= 0 {
-            enqueueForward(users.user(at: node))
-            node = users.next(after: node)
-        }
+        enqueueUsers(of: symbol)
         var result = termBuffer
         termBuffer = []
         result.removeAll(keepingCapacity: true)
@@ -584,11 +580,7 @@ struct Tableau: Sendable {
             symbols[basic].accumulator = sum
             if abs(sum) > drop {
                 result.append(Term(basic, sum))
-                var node = users.first(basic)
-                while node >= 0 {
-                    enqueueForward(users.user(at: node))
-                    node = users.next(after: node)
-                }
+                enqueueUsers(of: basic)
             } else {
                 symbols[basic].accumulator = 0
             }
@@ -599,14 +591,7 @@ struct Tableau: Sendable {
     /// Takes back a column's storage once the caller is done with it.
     mutating func recycle(_ column: consuming [Term]) { termBuffer = column }
 
-    @inline(__always)
-    private mutating func enqueueForward(_ symbol: Int) {
-        if symbols[symbol].seen != epoch {
-            symbols[symbol].seen = epoch
-            symbols[symbol].accumulator = 0
-            heap.push(symbol, key: symbols[symbol].rank)
-        }
-    }
+
 
     /// Recomputes the values of every basic symbol downstream of `changed` from their rows,
     /// in rank order (so each is computed once, from final inputs).
@@ -624,6 +609,8 @@ struct Tableau: Sendable {
         propagateValues()
     }
 
+    /// Queues, in rank order, every basic symbol whose row names `symbol` and that this walk
+    /// has not reached yet (its accumulator starts at 0, for an FTRAN).
     @inline(__always)
     private mutating func enqueueUsers(of symbol: Int) {
         var node = users.first(symbol)
@@ -631,6 +618,7 @@ struct Tableau: Sendable {
             let user = users.user(at: node)
             if symbols[user].seen != epoch {
                 symbols[user].seen = epoch
+                symbols[user].accumulator = 0
                 heap.push(user, key: symbols[user].rank)
             }
             node = users.next(after: node)
