@@ -4,6 +4,10 @@ import PackageDescription
 // The module graph follows the data flow:
 // LayoutModel → CGMP + ExactArithmetic → BackendContract → one module per backend
 // (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → Fuzzing → Reporting → Runner → CLI.
+// Planted faults (the fuzzer's self-tests) exist only in debug builds: every hook is inside
+// `#if LAYOUTBENCH_FAULTS`, so a release binary carries none of them.
+let plantedFaults: [SwiftSetting] = [.define("LAYOUTBENCH_FAULTS", .when(configuration: .debug))]
+
 let package = Package(
     name: "LayoutBench",
     products: [
@@ -36,19 +40,25 @@ let package = Package(
         // Exact rationals: an Int64 fast path that falls back to GMP's mpq_t.
         .target(name: "ExactArithmetic", dependencies: ["CGMP", "LayoutModel"]),
         // The protocol every backend implements, budgets and statistics.
-        .target(name: "BackendContract", dependencies: ["LayoutModel"]),
+        .target(name: "BackendContract", dependencies: ["LayoutModel"], swiftSettings: plantedFaults),
         // The naive baseline: dense Gaussian elimination, required equalities only.
-        .target(name: "GaussianBackend", dependencies: ["BackendContract", "LayoutModel"]),
+        .target(name: "GaussianBackend", dependencies: ["BackendContract", "LayoutModel"], swiftSettings: plantedFaults),
         // The exact reference: rational simplex with certificates.
-        .target(name: "ExactSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        .target(
+            name: "ExactSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"], swiftSettings: plantedFaults),
         // Checks the exact backend's certificates; shares no code with the simplex.
         .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
         // Incremental Cassowary simplex in Double with lexicographic priorities.
-        .target(name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        .target(
+            name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"], swiftSettings: plantedFaults),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
-        // Expected results, corpus replay; later the comparator, oracles and reducer.
-        .target(name: "Fuzzing", dependencies: ["LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]),
+        // The judge (comparator, backward-error verdicts, reference checks), oracles, reducer,
+        // campaigns, corpus replay.
+        .target(
+            name: "Fuzzing",
+            dependencies: ["LayoutModel", "BackendContract", "ExactArithmetic", "ExactSimplex", "CertificateChecker", "Generator"],
+            swiftSettings: plantedFaults),
         // Versioned report documents and their renderings (HTML, Markdown, terminal).
         .target(name: "Reporting"),
         // Parallel workers, isolation, sharding, checkpoints; bench and fuzz at scale.
@@ -82,7 +92,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FloatSimplexTests",
-            dependencies: ["FloatSimplex", "ExactSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"]
+            dependencies: ["FloatSimplex", "ExactSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"],
+            swiftSettings: plantedFaults
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel", "GaussianBackend", "BackendContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
@@ -92,7 +103,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzingTests",
-            dependencies: ["Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic"]
+            dependencies: [
+                "Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic",
+                "Generator", "CertificateChecker",
+            ],
+            swiftSettings: plantedFaults
         ),
     ],
     swiftLanguageModes: [.v6]

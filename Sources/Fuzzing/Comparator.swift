@@ -51,15 +51,35 @@ public struct BackendFailure: Error, Sendable, Hashable {
 
 /// Judges backends' answers against the spec's meaning of a solution (§5), never trusting a
 /// backend's own claims: points are checked for feasibility and their objective is
-/// recomputed, exactly; conflicts are re-checked with the exact reference.
+/// recomputed, exactly; conflicts are re-checked with the exact reference. Each disagreement
+/// of a floating-point backend then gets its verdict (``BackwardErrorJudge``); the
+/// perturbation that explains it and the case's conditioning are measured when a finding
+/// is reported (``FuzzCampaign/measured(_:system:seed:)``).
 public struct Comparator: Sendable {
     public var tolerance: Tolerance
     /// The exact backend: its outcome is the reference, and it re-checks conflict sets.
     public var reference: any LayoutBackend
+    /// Declared relative precisions by backend name (``BackendContract/relativePrecision(of:)``);
+    /// a name not listed is judged with ``BackendContract/defaultRelativePrecision``.
+    public var precisions: [String: Double]
+    /// Backends that compute exactly: every disagreement of theirs is wrong.
+    public var exactBackends: Set<String>
 
-    public init(reference: any LayoutBackend, tolerance: Tolerance = Tolerance()) {
+    public init(reference: any LayoutBackend, tolerance: Tolerance = Tolerance(), backends: [any LayoutBackend] = []) {
         self.reference = reference
         self.tolerance = tolerance
+        var precisions: [String: Double] = [:]
+        var exact: Set<String> = [reference.name]
+        for backend in backends {
+            if let p = relativePrecision(of: backend) { precisions[backend.name] = p } else { exact.insert(backend.name) }
+        }
+        self.precisions = precisions
+        self.exactBackends = exact
+    }
+
+    /// The relative precision a backend is judged with (nil: exact).
+    public func precision(of backend: String) -> Double? {
+        exactBackends.contains(backend) ? nil : precisions[backend] ?? defaultRelativePrecision
     }
 
     /// Findings about every outcome; the outcome named like the reference is the reference.
@@ -85,22 +105,26 @@ public struct Comparator: Sendable {
         // The reference's own point must be feasible and attain its objective.
         findings += judge.check(ref, backend: reference.name, against: ref, referenceName: reference.name)
         findings += checkConflict(system, ref, backend: reference.name)
+        let verdicts = BackwardErrorJudge(system: system, rows: rows)
         for outcome in outcomes where outcome.backend != reference.name {
             guard case .success(let result) = outcome.result, result.solution.status != .budgetExceeded else { continue }
             let s = result.solution
+            var own: [Finding] = []
             if s.status != ref.status || s.broken != ref.broken {
-                findings.append(Finding(
+                own.append(Finding(
                     kind: .statusMismatch, backends: [outcome.backend, reference.name],
                     detail: "\(s.status.rawValue) broken \(s.broken.map(system.constraintName)); reference \(ref.status.rawValue) broken \(ref.broken.map(system.constraintName))"))
-                continue
+            } else {
+                own += judge.check(s, backend: outcome.backend, against: ref, referenceName: reference.name)
+                if s.ambiguous != ref.ambiguous {
+                    own.append(Finding(
+                        kind: .ambiguityMismatch, backends: [outcome.backend, reference.name],
+                        detail: "ambiguous \(s.ambiguous.map(system.unknownName)); reference \(ref.ambiguous.map(system.unknownName))"))
+                }
+                own += checkConflict(system, s, backend: outcome.backend)
             }
-            findings += judge.check(s, backend: outcome.backend, against: ref, referenceName: reference.name)
-            if s.ambiguous != ref.ambiguous {
-                findings.append(Finding(
-                    kind: .ambiguityMismatch, backends: [outcome.backend, reference.name],
-                    detail: "ambiguous \(s.ambiguous.map(system.unknownName)); reference \(ref.ambiguous.map(system.unknownName))"))
-            }
-            findings += checkConflict(system, s, backend: outcome.backend)
+            let precision = precision(of: outcome.backend)
+            findings += own.map { verdicts.classify($0, answer: s, reference: ref, precision: precision) }
         }
         return findings
     }

@@ -24,6 +24,45 @@ public struct Finding: Sendable, Hashable, Codable {
         case crash
         /// The backend ran out of its budget.
         case budget
+        /// The exact backend's certificate was rejected by the independent checker.
+        case badCertificate = "bad-certificate"
+    }
+
+    /// Whether a finding is a bug.
+    public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
+        /// No perturbation within the backend's declared precision explains the answer
+        /// (certain), or the backend computes exactly, crashed or ran out of its budget.
+        case wrong
+        /// The answer is not refuted as exactly right for a system whose numbers differ
+        /// from the given one by at most the backend's declared relative precision
+        /// (`docs/fuzzing.md`, "Verdicts"): expected of a floating-point solver.
+        case illConditioned = "ill-conditioned"
+        /// The difference follows from the solver's declared semantics (set by the judge of
+        /// outside solvers).
+        case semantics
+    }
+
+    /// How near a case is to the inputs that defeat floating point, measured on the
+    /// reference's answer.
+    public struct Conditioning: Sendable, Hashable, Codable {
+        /// The smallest relative perturbation (coefficients relative to themselves,
+        /// constants relative to the system's scale; to a factor of 2) that makes the
+        /// reference's kept required constraints infeasible; nil when none of up to 1e-2 does,
+        /// 0 when every perturbation tried (down to 2⁻⁷⁰) does.
+        public var distanceToInfeasibility: Double?
+        /// Rows that hold with equality at the reference's point (required equalities,
+        /// active inequalities, optional rows at their kink).
+        public var tightRows: Int
+        /// Unknowns of the system.
+        public var unknowns: Int
+        /// Tight rows beyond the number of unknowns: how degenerate the reference's vertex is.
+        public var degeneracy: Int { max(0, tightRows - unknowns) }
+
+        public init(distanceToInfeasibility: Double?, tightRows: Int, unknowns: Int) {
+            self.distanceToInfeasibility = distanceToInfeasibility
+            self.tightRows = tightRows
+            self.unknowns = unknowns
+        }
     }
 
     public var kind: Kind
@@ -37,21 +76,59 @@ public struct Finding: Sendable, Hashable, Codable {
     /// Where the case came from.
     public var seed: UInt64?
     public var family: String?
+    /// Wrong (a bug), ill-conditioned (explained by rounding), or a semantic difference.
+    public var verdict: Verdict
+    /// For an ill-conditioned finding: the smallest relative perturbation found to explain
+    /// it (to a factor of 2).
+    public var perturbation: Double?
+    /// Why the verdict is what it is, in words (the refuting condition, or how it is explained).
+    public var verdictNote: String?
+    /// The case's conditioning.
+    public var conditioning: Conditioning?
 
-    public init(kind: Kind, backends: [String], detail: String, oracle: String? = nil, seed: UInt64? = nil, family: String? = nil) {
+    public init(
+        kind: Kind, backends: [String], detail: String, oracle: String? = nil, seed: UInt64? = nil, family: String? = nil,
+        verdict: Verdict = .wrong, perturbation: Double? = nil, verdictNote: String? = nil, conditioning: Conditioning? = nil
+    ) {
         self.kind = kind
         self.backends = backends
         self.detail = detail
         self.oracle = oracle
         self.seed = seed
         self.family = family
+        self.verdict = verdict
+        self.perturbation = perturbation
+        self.verdictNote = verdictNote
+        self.conditioning = conditioning
     }
 
-    /// What de-duplicates findings: the class, the backend at fault and the oracle. Two cases
-    /// with the same signature are taken for the same bug until reduction tells them apart
-    /// (``fingerprint(reducedText:)``).
+    private enum CodingKeys: String, CodingKey {
+        case kind, backends, detail, oracle, seed, family, verdict, perturbation, verdictNote, conditioning
+    }
+
+    /// Reads findings written before verdicts existed as `wrong` (nothing was forgiven then).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        backends = try c.decode([String].self, forKey: .backends)
+        detail = try c.decode(String.self, forKey: .detail)
+        oracle = try c.decodeIfPresent(String.self, forKey: .oracle)
+        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed)
+        family = try c.decodeIfPresent(String.self, forKey: .family)
+        verdict = try c.decodeIfPresent(Verdict.self, forKey: .verdict) ?? .wrong
+        perturbation = try c.decodeIfPresent(Double.self, forKey: .perturbation)
+        verdictNote = try c.decodeIfPresent(String.self, forKey: .verdictNote)
+        conditioning = try c.decodeIfPresent(Conditioning.self, forKey: .conditioning)
+    }
+
+    /// What de-duplicates findings: the class, the backend at fault, the oracle and, for
+    /// findings that are not wrong, the verdict (`status-mismatch/float@ill-conditioned`), so
+    /// that expected rounding never crowds a bug of the same class out of the kept findings.
+    /// Two cases with the same signature are taken for the same bug until reduction tells
+    /// them apart (``fingerprint(reducedText:)``).
     public var signature: String {
-        ([kind.rawValue, backends.first ?? "-"] + (oracle.map { [$0] } ?? [])).joined(separator: "/")
+        let base = ([kind.rawValue, backends.first ?? "-"] + (oracle.map { [$0] } ?? [])).joined(separator: "/")
+        return verdict == .wrong ? base : base + "@" + verdict.rawValue
     }
 
     /// The signature plus a hash of the reduced repro's canonical text: stable across runs
@@ -63,6 +140,7 @@ public struct Finding: Sendable, Hashable, Codable {
             hash &*= 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        return signature.replacingOccurrences(of: "/", with: "-") + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+        let name = signature.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "@", with: "-")
+        return name + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -1,5 +1,6 @@
 import BackendContract
 import ExactArithmetic
+import ExactSimplex
 import Generator
 import LayoutModel
 
@@ -24,6 +25,10 @@ public struct FuzzCampaign: Sendable {
         public var tolerance: Tolerance
         /// Reduce findings (nil: keep them whole).
         public var reducer: Reducer?
+        /// Every this many cases (by index), and on every case with a finding, the exact
+        /// reference's determinacy is decided again by the min/max method (0: only on
+        /// findings).
+        public var redecisionInterval: Int = 4
         /// Called with a backend's name (and the oracle, when it solves a transformed system)
         /// just before it solves, so that an isolated worker can tell its parent what was
         /// running if it dies.
@@ -78,7 +83,8 @@ public struct FuzzCampaign: Sendable {
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        self.comparator = Comparator(reference: configuration.reference, tolerance: configuration.tolerance)
+        self.comparator = Comparator(
+            reference: configuration.reference, tolerance: configuration.tolerance, backends: configuration.backends)
     }
 
     /// The case behind an index: family, size and seed come from the campaign seed and the
@@ -120,7 +126,9 @@ public struct FuzzCampaign: Sendable {
         let system = generate(family: family, size: spec.size, seed: spec.seed).system
         var seen = Set<String>()
         var findings: [Occurrence] = []
-        for (finding, transform) in judge(system, oracle: spec.oracle, seed: spec.seed) where seen.insert(finding.signature).inserted {
+        let redecide = configuration.redecisionInterval > 0 && index % UInt64(configuration.redecisionInterval) == 0
+        for (finding, transform) in judge(system, oracle: spec.oracle, seed: spec.seed, redecide: redecide)
+        where seen.insert(finding.signature).inserted {
             var finding = finding
             finding.seed = spec.seed
             finding.family = spec.family
@@ -140,22 +148,65 @@ public struct FuzzCampaign: Sendable {
         configuration.families.first { $0.name == spec.family }.map { generate(family: $0, size: spec.size, seed: spec.seed).system }
     }
 
-    /// Solves with every supporting backend and collects comparator and oracle findings.
-    func judge(_ system: ConstraintSystem, oracle: MetamorphicOracle?, seed: UInt64) -> [(finding: Finding, transform: String?)] {
+    /// Solves with every supporting backend and collects comparator, reference-check and
+    /// oracle findings. `redecide` asks for the min/max re-decision of the reference's
+    /// determinacy even when nothing else is found.
+    func judge(_ system: ConstraintSystem, oracle: MetamorphicOracle?, seed: UInt64, redecide: Bool = false) -> [(finding: Finding, transform: String?)] {
         var outcomes: [BackendOutcome] = []
+        var certificate: SolutionCertificate?
         var all = configuration.backends
         if !all.contains(where: { $0.name == configuration.reference.name }) { all.append(configuration.reference) }
         for backend in all where backend.supports(system).isSupported {
-            outcomes.append(solve(backend, system))
+            if backend.name == configuration.reference.name, let exact = backend as? ExactSimplexBackend {
+                let certified = solveCertified(exact, system)
+                outcomes.append(certified.outcome)
+                certificate = certified.certificate
+            } else {
+                outcomes.append(solve(backend, system))
+            }
         }
-        var findings = comparator.compare(system, outcomes: outcomes).map { ($0, String?.none) }
+        var compared = comparator.compare(system, outcomes: outcomes)
+        compared += referenceFindings(system, outcomes: outcomes, certificate: certificate, redecide: redecide || !compared.isEmpty)
+        var findings = compared.map { ($0, String?.none) }
         guard let oracle else { return findings }
         for backend in configuration.backends {
             guard let outcome = outcomes.first(where: { $0.backend == backend.name }),
                   case .success(let original) = outcome.result, original.solution.status != .budgetExceeded,
                   let violation = metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed)
             else { continue }
-            findings.append((violation.0, violation.1))
+            var finding = violation.finding
+            finding.conditioning = compared.first?.conditioning
+            findings.append((finding, violation.transform))
+        }
+        return findings
+    }
+
+    /// The exact reference's outcome with its certificate.
+    func solveCertified(_ exact: ExactSimplexBackend, _ system: ConstraintSystem) -> (outcome: BackendOutcome, certificate: SolutionCertificate?) {
+        configuration.willSolve?(exact.name, nil)
+        do {
+            let (result, certificate) = try exact.solveCertified(system, budget: configuration.budget)
+            return (BackendOutcome(backend: exact.name, result: .success(result)), certificate)
+        } catch {
+            return (BackendOutcome(backend: exact.name, result: .failure(BackendFailure("\(error)"))), nil)
+        }
+    }
+
+    /// Findings against the exact reference itself (``ReferenceCheck``): its certificate on
+    /// every case, its determinacy decided again when `redecide`.
+    func referenceFindings(
+        _ system: ConstraintSystem, outcomes: [BackendOutcome], certificate: SolutionCertificate?, redecide: Bool
+    ) -> [Finding] {
+        guard let exact = configuration.reference as? ExactSimplexBackend,
+              let outcome = outcomes.first(where: { $0.backend == exact.name }),
+              case .success(let result) = outcome.result, result.solution.status != .budgetExceeded
+        else { return [] }
+        let check = ReferenceCheck(exact: exact)
+        var findings: [Finding] = []
+        if let certificate { findings += check.certificateFindings(system, result.solution, certificate) }
+        if redecide {
+            configuration.willSolve?(exact.name, nil)
+            findings += check.redecisionFindings(system, result.solution, budget: configuration.budget)
         }
         return findings
     }
@@ -176,29 +227,77 @@ public struct FuzzCampaign: Sendable {
     }
 
     /// Applies the oracle (its random choices seeded by the case) and checks the relation.
+    ///
+    /// A violation by a floating-point backend is wrong when the comparator calls one of its
+    /// two answers wrong against the reference's answer to the same system; otherwise both
+    /// answers are explained by perturbations within its precision (or agree with the
+    /// reference within the tolerance) and the violation is ill-conditioned.
     func metamorphicViolation(
-        _ oracle: MetamorphicOracle, backend: any LayoutBackend, system: ConstraintSystem, original: Solution, seed: UInt64
-    ) -> (Finding, String)? {
+        _ oracle: MetamorphicOracle, backend: any LayoutBackend, system: ConstraintSystem, original: Solution, seed: UInt64,
+        measure: Bool = false
+    ) -> (finding: Finding, transform: String)? {
         var random = Self.oracleRandom(caseSeed: seed)
         let required = Set(system.constraints.indices.filter { system.constraints[$0].priority.isRequired })
         guard let transformed = oracle.apply(to: system, kept: required.subtracting(original.broken), random: &random),
               backend.supports(transformed.system).isSupported
         else { return nil }
         let outcome = solve(backend, transformed.system, oracle: oracle)
-        let detail: String
+        var finding: Finding
         switch outcome.result {
         case .failure(let failure):
-            detail = "the transformed system failed: \(failure.message)"
+            finding = Finding(kind: .metamorphicViolation, backends: [backend.name],
+                              detail: "the transformed system failed: \(failure.message)", oracle: oracle.rawValue)
         case .success(let result):
             if result.solution.status == .budgetExceeded { return nil }
             guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: configuration.tolerance) else { return nil }
-            detail = v
+            finding = Finding(kind: .metamorphicViolation, backends: [backend.name], detail: v, oracle: oracle.rawValue)
+            if comparator.precision(of: backend.name) != nil {
+                finding = classifyViolation(finding, backend: backend.name,
+                                            answers: [(system, original), (transformed.system, result.solution)], measure: measure)
+            }
         }
-        return (Finding(kind: .metamorphicViolation, backends: [backend.name], detail: detail, oracle: oracle.rawValue),
-                transformed.description)
+        return (finding, transformed.description)
     }
 
-    /// True when the system still shows a finding of the same class about the same backend.
+    /// The verdict of a metamorphic violation: the worst verdict of the comparator's
+    /// findings about the backend's answers to the original and the transformed system.
+    func classifyViolation(_ violation: Finding, backend: String, answers: [(ConstraintSystem, Solution)], measure: Bool) -> Finding {
+        var finding = violation
+        finding.verdict = .illConditioned
+        var notes: [String] = []
+        var largest: Double?
+        for (system, solution) in answers {
+            guard configuration.reference.supports(system).isSupported,
+                  let reference = try? configuration.reference.solve(system, budget: configuration.budget),
+                  reference.solution.status != .budgetExceeded
+            else { continue }
+            let outcomes = [
+                BackendOutcome(backend: configuration.reference.name, result: .success(reference)),
+                BackendOutcome(backend: backend, result: .success(BackendResult(solution: solution, statistics: SolveStatistics()))),
+            ]
+            for var f in comparator.compare(system, outcomes: outcomes) where f.backends.first == backend {
+                if measure, let precision = comparator.precision(of: backend) {
+                    f = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
+                        .measured(f, answer: solution, reference: reference.solution, precision: precision)
+                }
+                if f.verdict == .wrong {
+                    finding.verdict = .wrong
+                    finding.verdictNote = "the \(system == answers[0].0 ? "original" : "transformed") answer is wrong: \(f.kind.rawValue): \(f.detail)"
+                    return finding
+                }
+                notes.append(f.kind.rawValue)
+                if let p = f.perturbation { largest = max(largest ?? 0, p) }
+            }
+        }
+        finding.perturbation = largest
+        finding.verdictNote = notes.isEmpty
+            ? "both answers agree with the reference within the tolerance"
+            : "both answers are explained by rounding (\(notes.joined(separator: ", ")))"
+        return finding
+    }
+
+    /// True when the system still shows a finding of the same class about the same backend,
+    /// with the same verdict.
     func reproduces(_ finding: Finding, on system: ConstraintSystem, seed: UInt64) -> Bool {
         guard let culprit = finding.backends.first,
               let backend = (configuration.backends + [configuration.reference]).first(where: { $0.name == culprit }),
@@ -208,18 +307,58 @@ public struct FuzzCampaign: Sendable {
             guard let oracle = finding.oracle.flatMap(MetamorphicOracle.init(rawValue:)),
                   case .success(let original) = solve(backend, system).result, original.solution.status != .budgetExceeded
             else { return false }
-            return metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed) != nil
+            return metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed)?
+                .finding.verdict == finding.verdict
+        }
+        if culprit == configuration.reference.name {
+            return judge(system, oracle: nil, seed: seed, redecide: true).contains {
+                $0.finding.kind == finding.kind && $0.finding.backends.first == culprit
+            }
         }
         var outcomes = [solve(backend, system)]
-        if culprit != configuration.reference.name, configuration.reference.supports(system).isSupported {
+        if configuration.reference.supports(system).isSupported {
             outcomes.append(solve(configuration.reference, system))
         }
-        return comparator.compare(system, outcomes: outcomes).contains { $0.kind == finding.kind && $0.backends.first == culprit }
+        return comparator.compare(system, outcomes: outcomes).contains {
+            $0.kind == finding.kind && $0.backends.first == culprit && $0.verdict == finding.verdict
+        }
+    }
+
+    /// The finding with what only a report needs, measured on the (unreduced) case: the
+    /// case's conditioning and, for an ill-conditioned finding, the smallest perturbation
+    /// found to explain it. Solves the case again with the finding's backend.
+    public func measured(_ finding: Finding, system: ConstraintSystem, seed: UInt64) -> Finding {
+        var finding = finding
+        guard configuration.reference.supports(system).isSupported,
+              let reference = try? configuration.reference.solve(system, budget: configuration.budget),
+              reference.solution.status != .budgetExceeded
+        else { return finding }
+        let judge = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
+        finding.conditioning = judge.conditioning(of: reference.solution)
+        guard finding.verdict == .illConditioned, let culprit = finding.backends.first,
+              let backend = configuration.backends.first(where: { $0.name == culprit }),
+              let precision = comparator.precision(of: culprit),
+              case .success(let answer) = solve(backend, system).result, answer.solution.status != .budgetExceeded
+        else { return finding }
+        if finding.kind == .metamorphicViolation {
+            if let oracle = finding.oracle.flatMap(MetamorphicOracle.init(rawValue:)),
+               let again = metamorphicViolation(oracle, backend: backend, system: system, original: answer.solution,
+                                                seed: seed, measure: true)?.finding {
+                finding.perturbation = again.perturbation
+                finding.verdictNote = again.verdictNote
+            }
+            return finding
+        }
+        return judge.measured(finding, answer: answer.solution, reference: reference.solution, precision: precision)
     }
 
     /// Reduces a finding (unless reduction is off) and packs it with its repro and expectation.
-    /// With `reduce` false (a worker died reducing it), the whole case is the repro.
+    /// With `reduce` false (a worker died reducing it), the whole case is the repro, and
+    /// nothing is solved (the caller may be the parent of isolated workers, which never runs
+    /// a backend).
     public func report(_ finding: Finding, transform: String?, system: ConstraintSystem, spec: CaseSpec, reduce: Bool = true) -> Report {
+        let finding = reduce && finding.kind != .crash && finding.kind != .budget
+            ? measured(finding, system: system, seed: spec.seed) : finding
         var repro = system
         // Budget findings depend on time; reducing them would chase noise.
         if reduce, let reducer = configuration.reducer, finding.kind != .budget {
