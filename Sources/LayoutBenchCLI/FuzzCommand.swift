@@ -96,6 +96,9 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
+    @Flag(inversion: .prefixedNo, help: "Exit with status 3 when the campaign holds wrong findings.")
+    var failOnWrong = true
+
     func validate() throws {
         if cases == nil && time == nil { throw ValidationError("give --cases, --time or both") }
         if let cases, cases < 0 { throw ValidationError("--cases must not be negative") }
@@ -155,6 +158,7 @@ struct FuzzCommand: ParsableCommand {
         }
         print(FuzzSummaryText.render(report, reducedSizes: report.findings.map(\.reducedConstraints)))
         print("report: \(runner.reportURL.path)")
+        if failOnWrong && report.wrongOccurrences > 0 { throw ExitStatus.wrongFindings }
     }
 
     static func today() -> String {
@@ -186,11 +190,21 @@ enum FuzzSummaryText {
         var lines = ["fuzz: \(report.cases) cases (seed \(report.seed), shards \(report.shards.map(\.index)) of \(report.shardCount))\(report.interrupted ? ", interrupted" : "")"]
         if !report.missingShards.isEmpty { lines.append("missing shards: \(report.missingShards)") }
         let occurrences = report.occurrences
-        if occurrences.isEmpty {
-            lines.append("no findings")
+        let wrong = occurrences.filter { FindingSignature(parsing: $0.key).isWrong }
+        let forgiven = occurrences.filter { !FindingSignature(parsing: $0.key).isWrong }
+        if wrong.isEmpty {
+            lines.append("no wrong findings")
         } else {
-            lines.append("findings (class/backend/oracle: occurrences):")
-            for (signature, n) in occurrences.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
+            lines.append("wrong findings (class/backend/oracle: occurrences):")
+            for (signature, n) in wrong.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
+        }
+        if !forgiven.isEmpty {
+            lines.append("ill-conditioned, counted apart (explained by rounding within the backend's precision):")
+            for (signature, n) in forgiven.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
+            let sizes = report.findings.filter { !$0.signature.isWrong }.compactMap(\.perturbation)
+            if let low = sizes.min(), let high = sizes.max() {
+                lines.append("  stored ones explained by relative perturbations of \(ReportFormat.scientific(low)) to \(ReportFormat.scientific(high))")
+            }
         }
         if !report.crashedCases.isEmpty { lines.append("crashed or hung cases: \(report.crashedCases.count)") }
         if !reducedSizes.isEmpty {

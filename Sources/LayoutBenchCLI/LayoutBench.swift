@@ -22,6 +22,8 @@ enum ExitStatus {
     static let invalidInput = ExitCode(2)
     /// A bug: a backend failed, a file could not be written.
     static let internalFailure = ExitCode(1)
+    /// `fuzz`: the campaign ran and holds wrong findings (ill-conditioned ones never fail it).
+    static let wrongFindings = ExitCode(3)
 }
 
 /// Writes a line to standard error.

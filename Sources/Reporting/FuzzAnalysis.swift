@@ -1,15 +1,28 @@
 /// What every rendering derives from a fuzz report, in one fixed order.
+///
+/// Wrong findings are the campaign's failures; ill-conditioned (and semantics) findings are
+/// counted apart (`forgiven…`), never as failures.
 struct FuzzAnalysis: Sendable {
     let report: FuzzReport
     /// Signatures with a positive count, most frequent first, then by name.
     let signatures: [(signature: String, count: Int)]
-    /// Finding classes present (in occurrences or stored findings), sorted.
+    /// The wrong ones among ``signatures``, and the others.
+    let wrongSignatures: [(signature: String, count: Int)]
+    let forgivenSignatures: [(signature: String, count: Int)]
+    /// Finding classes of wrong signatures and wrong stored findings, sorted.
     let kinds: [String]
-    /// Backends at fault in some signature, sorted.
+    /// Backends at fault in some wrong signature, sorted.
     let culprits: [String]
-    /// Stored findings, sorted by fingerprint.
+    /// Finding classes and backends of the signatures that are not wrong, sorted.
+    let forgivenKinds: [String]
+    let forgivenCulprits: [String]
+    /// Stored findings, sorted by fingerprint: wrong ones, and the others.
     let findings: [FuzzFindingEntry]
+    let wrongFindings: [FuzzFindingEntry]
+    let forgivenFindings: [FuzzFindingEntry]
     let totalOccurrences: Int
+    let wrongOccurrences: Int
+    let forgivenOccurrences: Int
     /// Totals over the shards, summed without trapping (see ``FuzzTotals``).
     let totals: FuzzTotals
 
@@ -18,31 +31,57 @@ struct FuzzAnalysis: Sendable {
         totals = FuzzTotals(report)
         signatures = totals.occurrences.filter { $0.value > 0 }.map { (signature: $0.key, count: $0.value) }
             .sorted { $0.count != $1.count ? $0.count > $1.count : $0.signature < $1.signature }
-        let parts = signatures.map { Self.split($0.signature) }
-        kinds = Set(parts.map(\.kind) + report.findings.map(\.kind)).sorted()
-        culprits = Set(parts.map(\.backend)).sorted()
+        wrongSignatures = signatures.filter { FindingSignature(parsing: $0.signature).isWrong }
+        forgivenSignatures = signatures.filter { !FindingSignature(parsing: $0.signature).isWrong }
         findings = report.findings.sorted { $0.fingerprint < $1.fingerprint }
+        wrongFindings = findings.filter { $0.signature.isWrong }
+        forgivenFindings = findings.filter { !$0.signature.isWrong }
+        let wrongParts = wrongSignatures.map { FindingSignature(parsing: $0.signature) }
+        kinds = Set(wrongParts.map(\.kind) + wrongFindings.map(\.kind)).sorted()
+        culprits = Set(wrongParts.map(\.backend)).sorted()
+        let forgivenParts = forgivenSignatures.map { FindingSignature(parsing: $0.signature) }
+        forgivenKinds = Set(forgivenParts.map(\.kind)).sorted()
+        forgivenCulprits = Set(forgivenParts.map(\.backend)).sorted()
         totalOccurrences = signatures.reduce(0) { FuzzTotals.add($0, $1.count) }
+        wrongOccurrences = wrongSignatures.reduce(0) { FuzzTotals.add($0, $1.count) }
+        forgivenOccurrences = forgivenSignatures.reduce(0) { FuzzTotals.add($0, $1.count) }
     }
 
-    /// `class/backend[/oracle]` split into its parts; a malformed signature keeps its text as the class.
+    /// `class/backend[/oracle][@verdict]` split into its parts; a malformed signature keeps its
+    /// text as the class.
     static func split(_ signature: String) -> (kind: String, backend: String, oracle: String?) {
-        let parts = signature.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        switch parts.count {
-        case 3: return (parts[0], parts[1], parts[2])
-        case 2: return (parts[0], parts[1], nil)
-        default: return (signature, "-", nil)
-        }
+        let parts = FindingSignature(parsing: signature)
+        return (parts.kind, parts.backend, parts.oracle)
     }
 
-    func occurrences(kind: String, backend: String? = nil) -> Int {
-        signatures.filter {
+    /// Occurrences of a class (and backend) among wrong signatures, or among the others.
+    func occurrences(kind: String, backend: String? = nil, wrong: Bool = true) -> Int {
+        (wrong ? wrongSignatures : forgivenSignatures).filter {
             let parts = Self.split($0.signature)
             return parts.kind == kind && (backend == nil || parts.backend == backend)
         }.reduce(0) { FuzzTotals.add($0, $1.count) }
     }
 
-    func storedCount(kind: String) -> Int { report.findings.filter { $0.kind == kind }.count }
+    func storedCount(kind: String, wrong: Bool = true) -> Int {
+        (wrong ? wrongFindings : forgivenFindings).filter { $0.kind == kind }.count
+    }
+
+    /// Per family (sorted): cases, and the shares with wrong and ill-conditioned findings.
+    var familyRows: [(family: String, tally: FamilyTally)] {
+        totals.families.sorted { $0.key < $1.key }.map { (family: $0.key, tally: $0.value) }
+    }
+
+    /// `part / whole` as a percentage with one decimal.
+    static func share(_ part: Int, of whole: Int) -> String {
+        whole > 0 ? ReportFormat.fixed(Double(part) * 100 / Double(whole), decimals: 1) + "%" : ReportFormat.missing
+    }
+
+    /// The range of the perturbations of stored ill-conditioned findings, for a summary line.
+    var perturbationRange: String? {
+        let sizes = forgivenFindings.compactMap(\.perturbation).filter(\.isFinite)
+        guard let low = sizes.min(), let high = sizes.max() else { return nil }
+        return low == high ? ReportFormat.scientific(low) : "\(ReportFormat.scientific(low)) – \(ReportFormat.scientific(high))"
+    }
 
     /// Occurrences per 1000 cases, one decimal.
     func rate(_ count: Int) -> String {
@@ -78,9 +117,15 @@ struct FuzzTotals: Sendable, Hashable {
     var occurrences: [String: Int] = [:]
     var crashedCases: [UInt64] = []
     var seconds = 0.0
+    var families: [String: FamilyTally] = [:]
 
     init(_ report: FuzzReport) {
         for shard in report.shards {
+            for (family, tally) in shard.families ?? [:] {
+                let clamped = FamilyTally(cases: max(0, tally.cases), wrongCases: max(0, tally.wrongCases),
+                                          illConditionedCases: max(0, tally.illConditionedCases))
+                families[family] = (families[family] ?? FamilyTally()).adding(clamped)
+            }
             cases = Self.add(cases, max(0, shard.cases))
             interrupted = interrupted || shard.interrupted
             for (signature, count) in shard.occurrences {

@@ -1,7 +1,8 @@
-/// Two fuzz reports side by side, by finding signature (`class/backend[/oracle]`).
+/// Two fuzz reports side by side, by finding signature (`class/backend[/oracle][@verdict]`).
 ///
-/// A signature is the unit of "a bug": a signature the baseline never hit is a regression, one
-/// it hit and the current run no longer does is an improvement. Occurrence counts are shown
+/// A signature is the unit of "a bug": a wrong signature the baseline never hit is a
+/// regression, one it hit and the current run no longer does is an improvement; signatures
+/// of ill-conditioned (or semantics) findings are listed but never judged. Occurrence counts are shown
 /// but not judged, since they scale with the number of cases run. Fingerprints (which also
 /// hash the reduced repro) are listed as new or gone for the reader to open.
 public struct FuzzComparison: Sendable, Hashable {
@@ -25,6 +26,8 @@ public struct FuzzComparison: Sendable, Hashable {
         public var currentCount: Int
         /// New, gone or persisting.
         public var verdict: Verdict
+        /// Whether the signature's findings are wrong (only those are judged).
+        public var isWrong: Bool { FindingSignature(parsing: signature).isWrong }
     }
 
     /// Every signature of either run, sorted.
@@ -49,10 +52,10 @@ public struct FuzzComparison: Sendable, Hashable {
         goneFindings = baseline.findings.filter { !newPrints.contains($0.fingerprint) }.sorted { $0.fingerprint < $1.fingerprint }
     }
 
-    /// Signatures only the current run hit.
-    public var regressions: [Row] { rows.filter { $0.verdict == .new } }
-    /// Signatures only the baseline hit.
-    public var improvements: [Row] { rows.filter { $0.verdict == .gone } }
+    /// Wrong signatures only the current run hit.
+    public var regressions: [Row] { rows.filter { $0.verdict == .new && $0.isWrong } }
+    /// Wrong signatures only the baseline hit.
+    public var improvements: [Row] { rows.filter { $0.verdict == .gone && $0.isWrong } }
 }
 
 /// A comparison of two reports of the same kind.

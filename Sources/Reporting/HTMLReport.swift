@@ -239,41 +239,54 @@ public enum HTMLReport {
         if analysis.totals.interrupted {
             page.add("<p class=\"warning\">The campaign was interrupted: fewer cases ran than were asked for.</p>")
         }
-        var contents: [(String, String)] = [("summary", "Summary"), ("occurrences", "Occurrences"), ("findings", "Stored findings")]
+        var contents: [(String, String)] = [("summary", "Summary")]
+        if !analysis.familyRows.isEmpty { contents.append(("families", "Families")) }
+        contents += [("occurrences", "Occurrences"), ("findings", "Stored findings")]
         if report.shardCount > 1 { contents.append(("shards", "Shards")) }
         if !analysis.totals.crashedCases.isEmpty { contents.append(("crashes", "Crashed cases")) }
         if baseline != nil { contents.append(("comparison", "Comparison with the baseline")) }
         page.add("<nav><strong>Contents:</strong> " + contents.map { "<a href=\"#\($0.0)\">\(h($0.1))</a>" }.joined(separator: " · ") + "</nav>")
 
         page.add("<section id=\"summary\"><h2>Summary</h2>")
-        page.add("<p>\(analysis.totalOccurrences) finding occurrence\(analysis.totalOccurrences == 1 ? "" : "s") in \(analysis.totals.cases) cases, "
-            + "\(analysis.signatures.count) distinct signature\(analysis.signatures.count == 1 ? "" : "s"), \(report.findings.count) stored (reduced) finding\(report.findings.count == 1 ? "" : "s"), "
+        page.add("<p>\(analysis.wrongOccurrences) wrong finding occurrence\(analysis.wrongOccurrences == 1 ? "" : "s") (\(analysis.wrongSignatures.count) signature\(analysis.wrongSignatures.count == 1 ? "" : "s")) and "
+            + "\(analysis.forgivenOccurrences) ill-conditioned one\(analysis.forgivenOccurrences == 1 ? "" : "s"), counted apart, in \(analysis.totals.cases) cases; "
+            + "\(report.findings.count) stored (reduced) finding\(report.findings.count == 1 ? "" : "s"), "
             + "\(analysis.totals.crashedCases.count) crashed case\(analysis.totals.crashedCases.count == 1 ? "" : "s").</p>")
+        page.add("<p class=\"muted\">Only wrong findings are failures: an ill-conditioned finding is exactly right for a system whose numbers differ from the given one by at most the backend's declared relative precision (<code>docs/fuzzing.md</code>, Verdicts).</p>")
         if analysis.kinds.isEmpty {
-            page.add("<p class=\"good\">No findings: every backend agreed with the reference and every oracle held.</p>")
+            page.add("<p class=\"good\">No wrong findings: every backend agreed with the reference, or differed only as rounding explains, and every oracle held.</p>")
         } else {
-            var table = "<table><thead><tr><th class=\"text\">class \\ backend at fault</th>" + analysis.culprits.map { "<th>\(h($0))</th>" }.joined() + "<th>occurrences</th><th>stored</th></tr></thead><tbody>\n"
-            for kind in analysis.kinds {
-                table += "<tr><td class=\"text\">\(h(kind))</td>"
-                for culprit in analysis.culprits {
-                    let count = analysis.occurrences(kind: kind, backend: culprit)
-                    table += count > 0 ? "<td class=\"bad\">\(count)</td>" : "<td class=\"muted\">0</td>"
-                }
-                table += "<td>\(analysis.occurrences(kind: kind))</td><td>\(analysis.storedCount(kind: kind))</td></tr>\n"
+            page.add(classTable(analysis, wrong: true))
+        }
+        if !analysis.forgivenKinds.isEmpty {
+            page.add("<h3>Ill-conditioned (counted apart)</h3>")
+            if let range = analysis.perturbationRange {
+                page.add("<p>Relative perturbations that explain the stored ones: \(h(range)).</p>")
             }
-            page.add(table + "</tbody></table>")
+            page.add(classTable(analysis, wrong: false))
         }
         page.add("</section>")
+
+        if !analysis.familyRows.isEmpty {
+            page.add("<section id=\"families\"><h2>Families</h2>")
+            var table = "<table><thead><tr><th class=\"text\">family</th><th>cases</th><th>with wrong findings</th><th>share</th><th>with ill-conditioned findings</th><th>share</th></tr></thead><tbody>\n"
+            for (family, tally) in analysis.familyRows {
+                table += "<tr><td class=\"text\">\(h(family))</td><td>\(tally.cases)</td>"
+                table += "<td\(tally.wrongCases > 0 ? " class=\"bad\"" : "")>\(tally.wrongCases)</td><td>\(FuzzAnalysis.share(tally.wrongCases, of: tally.cases))</td>"
+                table += "<td>\(tally.illConditionedCases)</td><td>\(FuzzAnalysis.share(tally.illConditionedCases, of: tally.cases))</td></tr>\n"
+            }
+            page.add(table + "</tbody></table></section>")
+        }
 
         page.add("<section id=\"occurrences\"><h2>Occurrences</h2>")
         if analysis.signatures.isEmpty {
             page.add("<p class=\"muted\">None.</p>")
         } else {
-            var table = "<table><thead><tr><th class=\"text\">signature</th><th class=\"text\">class</th><th class=\"text\">backend</th><th class=\"text\">oracle</th><th>occurrences</th><th>per 1000 cases</th></tr></thead><tbody>\n"
-            for entry in analysis.signatures {
-                let parts = FuzzAnalysis.split(entry.signature)
+            var table = "<table><thead><tr><th class=\"text\">signature</th><th class=\"text\">class</th><th class=\"text\">backend</th><th class=\"text\">oracle</th><th class=\"text\">verdict</th><th>occurrences</th><th>per 1000 cases</th></tr></thead><tbody>\n"
+            for entry in analysis.wrongSignatures + analysis.forgivenSignatures {
+                let parts = FindingSignature(parsing: entry.signature)
                 table += "<tr><td class=\"text\"><code>\(h(entry.signature))</code></td><td class=\"text\">\(h(parts.kind))</td><td class=\"text\">\(h(parts.backend))</td>"
-                table += "<td class=\"text\">\(h(parts.oracle ?? ReportFormat.missing))</td><td>\(entry.count)</td><td>\(analysis.rate(entry.count))</td></tr>\n"
+                table += "<td class=\"text\">\(h(parts.oracle ?? ReportFormat.missing))</td><td class=\"text\(parts.isWrong ? " bad" : "")\">\(h(parts.verdict))</td><td>\(entry.count)</td><td>\(analysis.rate(entry.count))</td></tr>\n"
             }
             page.add(table + "</tbody></table>")
         }
@@ -284,7 +297,12 @@ public enum HTMLReport {
             page.add("<p class=\"muted\">None.</p>")
         } else {
             page.add("<p>Each finding was reduced to a small repro. Replay one from the folder that holds this report's JSON with the command shown; regenerate the original case with <code>layoutbench generate</code>.</p>")
-            for finding in analysis.findings {
+            if !analysis.wrongFindings.isEmpty { page.add("<h3>Wrong</h3>") }
+            for finding in analysis.wrongFindings {
+                page.add(findingBlock(finding, prefix: options.reproPrefix))
+            }
+            if !analysis.forgivenFindings.isEmpty { page.add("<h3>Ill-conditioned (counted apart)</h3>") }
+            for finding in analysis.forgivenFindings {
                 page.add(findingBlock(finding, prefix: options.reproPrefix))
             }
         }
@@ -323,13 +341,36 @@ public enum HTMLReport {
         }
     }
 
+    /// The class × backend table of wrong signatures, or of the others.
+    private static func classTable(_ analysis: FuzzAnalysis, wrong: Bool) -> String {
+        let culprits = wrong ? analysis.culprits : analysis.forgivenCulprits
+        var table = "<table><thead><tr><th class=\"text\">class \\ backend at fault</th>" + culprits.map { "<th>\(h($0))</th>" }.joined() + "<th>occurrences</th><th>stored</th></tr></thead><tbody>\n"
+        for kind in wrong ? analysis.kinds : analysis.forgivenKinds {
+            table += "<tr><td class=\"text\">\(h(kind))</td>"
+            for culprit in culprits {
+                let count = analysis.occurrences(kind: kind, backend: culprit, wrong: wrong)
+                table += count > 0 ? "<td\(wrong ? " class=\"bad\"" : "")>\(count)</td>" : "<td class=\"muted\">0</td>"
+            }
+            table += "<td>\(analysis.occurrences(kind: kind, wrong: wrong))</td><td>\(analysis.storedCount(kind: kind, wrong: wrong))</td></tr>\n"
+        }
+        return table + "</tbody></table>"
+    }
+
     private static func findingBlock(_ finding: FuzzFindingEntry, prefix: String) -> String {
         let reproLink = Markup.relativeLink(finding.repro, prefix: prefix)
         var out = "<article class=\"finding\" id=\"finding-\(h(finding.fingerprint))\">"
         out += "<h3><code>\(h(finding.fingerprint))</code></h3>"
-        out += "<p><span class=\"bad\">\(h(finding.kind))</span> — \(h(finding.backends.joined(separator: " vs ")))"
+        let wrong = finding.signature.isWrong
+        out += "<p><span class=\"\(wrong ? "bad" : "muted")\">\(h(finding.kind))</span> — \(h(finding.backends.joined(separator: " vs ")))"
         if let oracle = finding.oracle { out += ", oracle <code>\(h(oracle))</code>" }
+        out += "; verdict <strong>\(h(finding.verdict))</strong>"
+        if let perturbation = finding.perturbation { out += ", explained by a relative perturbation of \(h(ReportFormat.scientific(perturbation)))" }
         out += "</p><p class=\"detail\">\(h(finding.detail))</p>"
+        if let note = finding.verdictNote { out += "<p class=\"muted\">\(h(note))</p>" }
+        if let c = finding.conditioning {
+            out += "<p class=\"muted\">Conditioning: distance to infeasibility \(h(c.distanceToInfeasibility.map(ReportFormat.scientific) ?? "above 1e-2")), "
+                + "\(c.tightRows) tight rows for \(c.unknowns) unknowns (degeneracy \(c.degeneracy)).</p>"
+        }
         out += "<p>Case \(finding.caseIndex): \(h(finding.family)), size \(finding.size), seed \(finding.seed); reduced from \(finding.originalConstraints) to "
             + "\(finding.reducedConstraints) constraints on \(finding.reducedViews) view\(finding.reducedViews == 1 ? "" : "s").</p>"
         if let reproLink {
@@ -348,7 +389,7 @@ public enum HTMLReport {
         if !comparison.rows.isEmpty {
             out += "<table class=\"comparison\"><thead><tr><th class=\"text\">signature</th><th>baseline</th><th>current</th><th class=\"text\">verdict</th></tr></thead><tbody>\n"
             for row in comparison.rows {
-                let cls = row.verdict == .new ? " class=\"regression\"" : (row.verdict == .gone ? " class=\"improvement\"" : "")
+                let cls = !row.isWrong ? "" : row.verdict == .new ? " class=\"regression\"" : (row.verdict == .gone ? " class=\"improvement\"" : "")
                 out += "<tr\(cls)><td class=\"text\"><code>\(h(row.signature))</code></td><td>\(row.baselineCount)</td><td>\(row.currentCount)</td><td class=\"text\">\(row.verdict.rawValue)</td></tr>\n"
             }
             out += "</tbody></table>"

@@ -151,19 +151,42 @@ public enum MarkdownReport {
 
         lines.append("### Findings")
         lines.append("")
-        if analysis.signatures.isEmpty {
-            lines.append("🟢 No findings: every backend agreed with the reference and every oracle held.")
+        if analysis.wrongSignatures.isEmpty {
+            lines.append("🟢 No wrong findings: every backend agreed with the reference, or differed only as rounding explains, and every oracle held.")
         } else {
-            lines.append("🔴 \(analysis.totalOccurrences) occurrence\(analysis.totalOccurrences == 1 ? "" : "s") of \(analysis.signatures.count) signature\(analysis.signatures.count == 1 ? "" : "s"); "
-                + "\(report.findings.count) stored finding\(report.findings.count == 1 ? "" : "s").")
+            lines.append("🔴 \(analysis.wrongOccurrences) wrong occurrence\(analysis.wrongOccurrences == 1 ? "" : "s") of \(analysis.wrongSignatures.count) signature\(analysis.wrongSignatures.count == 1 ? "" : "s"); "
+                + "\(analysis.wrongFindings.count) stored finding\(analysis.wrongFindings.count == 1 ? "" : "s").")
             lines.append("")
             lines.append("| signature | occurrences | per 1000 cases |")
             lines.append("|:--|--:|--:|")
-            for entry in analysis.signatures {
+            for entry in analysis.wrongSignatures {
                 lines.append("| \(Markup.markdownCode(entry.signature)) | \(entry.count) | \(analysis.rate(entry.count)) |")
             }
         }
         lines.append("")
+        if !analysis.forgivenSignatures.isEmpty {
+            lines.append("⚪ Counted apart, not failures: \(analysis.forgivenOccurrences) ill-conditioned occurrence\(analysis.forgivenOccurrences == 1 ? "" : "s") "
+                + "(explained by rounding within each backend's declared precision\(analysis.perturbationRange.map { "; stored ones by relative perturbations of \($0)" } ?? "")).")
+            lines.append("")
+            lines.append("| signature | occurrences | per 1000 cases |")
+            lines.append("|:--|--:|--:|")
+            for entry in analysis.forgivenSignatures {
+                lines.append("| \(Markup.markdownCode(entry.signature)) | \(entry.count) | \(analysis.rate(entry.count)) |")
+            }
+            lines.append("")
+        }
+        if !analysis.familyRows.isEmpty {
+            lines.append("<details><summary>Per family</summary>")
+            lines.append("")
+            lines.append("| family | cases | wrong | ill-conditioned |")
+            lines.append("|:--|--:|--:|--:|")
+            for (family, tally) in analysis.familyRows {
+                lines.append("| \(c(family)) | \(tally.cases) | \(tally.wrongCases) (\(FuzzAnalysis.share(tally.wrongCases, of: tally.cases))) | \(tally.illConditionedCases) (\(FuzzAnalysis.share(tally.illConditionedCases, of: tally.cases))) |")
+            }
+            lines.append("")
+            lines.append("</details>")
+            lines.append("")
+        }
         if !analysis.totals.crashedCases.isEmpty {
             lines.append("**Crashed cases** (\(analysis.totals.crashedCases.count)): " + analysis.totals.crashedCases.sorted().map(String.init).joined(separator: ", "))
             lines.append("")
@@ -174,15 +197,16 @@ public enum MarkdownReport {
             lines.append("")
             lines.append("Replay from the report's folder with the command shown.")
             lines.append("")
-            lines.append("| finding | class | backends | case | reduced to | replay |")
-            lines.append("|:--|:--|:--|:--|:--|:--|")
+            lines.append("| finding | class | backends | verdict | case | reduced to | replay |")
+            lines.append("|:--|:--|:--|:--|:--|:--|:--|")
             for finding in analysis.findings {
                 let name = Markup.markdownCode(finding.fingerprint)
                 let link = Markup.relativeLink(finding.repro, prefix: options.reproPrefix).map { "[\(name)](\($0))" } ?? name
                 let kind = c(finding.kind) + (finding.oracle.map { " (" + c($0) + ")" } ?? "")
                 let origin = "\(c(finding.family)) n\(finding.size) seed \(finding.seed)"
                 let reduced = "\(finding.reducedConstraints) of \(finding.originalConstraints) constraints, \(finding.reducedViews) view\(finding.reducedViews == 1 ? "" : "s")"
-                lines.append("| \(link) | \(kind) | \(c(finding.backends.joined(separator: " vs "))) | \(origin) | \(reduced) | \(Markup.markdownCode(FuzzAnalysis.replayCommand(finding))) |")
+                let verdict = c(finding.verdict) + (finding.perturbation.map { " (" + ReportFormat.scientific($0) + ")" } ?? "")
+                lines.append("| \(link) | \(kind) | \(c(finding.backends.joined(separator: " vs "))) | \(verdict) | \(origin) | \(reduced) | \(Markup.markdownCode(FuzzAnalysis.replayCommand(finding))) |")
             }
             lines.append("")
             lines.append("<details><summary>Details</summary>")
@@ -201,14 +225,14 @@ public enum MarkdownReport {
         var lines = ["### Comparison with the baseline", ""]
         let new = comparison.regressions.count, gone = comparison.improvements.count
         let mark = new > 0 ? "🔴" : (gone > 0 ? "🟢" : "⚪")
-        lines.append("\(mark) **\(new) new signature\(new == 1 ? "" : "s")**, \(gone) gone, against seed \(baseline.seed) (\(FuzzTotals(baseline).cases) cases).")
+        lines.append("\(mark) **\(new) new wrong signature\(new == 1 ? "" : "s")**, \(gone) gone, against seed \(baseline.seed) (\(FuzzTotals(baseline).cases) cases).")
         lines.append("")
         let changed = comparison.rows.filter { $0.verdict != .persisting }
         if !changed.isEmpty {
             lines.append("| | signature | before | after |")
             lines.append("|:--|:--|--:|--:|")
             for row in changed {
-                let marker = row.verdict == .new ? "🔴 new" : "🟢 gone"
+                let marker = row.isWrong ? (row.verdict == .new ? "🔴 new" : "🟢 gone") : (row.verdict == .new ? "⚪ new" : "⚪ gone")
                 lines.append("| \(marker) | \(Markup.markdownCode(row.signature)) | \(row.baselineCount) | \(row.currentCount) |")
             }
             lines.append("")

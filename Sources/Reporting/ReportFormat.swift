@@ -66,6 +66,22 @@ public enum ReportFormat {
         return (unit == 0 ? String(value) : significant(scaled)) + " " + units[unit]
     }
 
+    /// A small or large magnitude in scientific notation with three significant digits:
+    /// `3.13e-11`, `1.00e-9` (perturbation sizes, distances to infeasibility).
+    public static func scientific(_ value: Double) -> String {
+        guard value.isFinite else { return missing }
+        if value == 0 { return "0" }
+        var text = String(format: "%.2e", value)
+        // "3.13e-11" rather than "3.13e-011" on platforms that pad the exponent.
+        if let e = text.firstIndex(of: "e") {
+            var exponent = String(text[text.index(after: e)...])
+            let sign = exponent.hasPrefix("-") ? "-" : ""
+            exponent = String(exponent.drop { $0 == "-" || $0 == "+" || $0 == "0" })
+            text = String(text[..<e]) + "e" + sign + (exponent.isEmpty ? "0" : exponent)
+        }
+        return text
+    }
+
     /// A growth exponent as the legend shows it: `n^1.12`.
     public static func exponent(_ value: Double) -> String {
         "n^" + fixed(value, decimals: 2)

@@ -2,12 +2,61 @@
 ///
 /// Every document carries `schema` (`"layoutbench.bench"` or `"layoutbench.fuzz"`) and
 /// `version`. A reader accepts its own major version and refuses others with a clear error;
-/// fields are only ever added within a major version, so older readers ignore new ones.
+/// fields are only ever added within a major version, so older readers ignore new ones. A
+/// fuzz report of version 1 (before verdicts) is read and migrated to version 2.
 public enum ReportSchema {
     public static let benchName = "layoutbench.bench"
     public static let fuzzName = "layoutbench.fuzz"
-    /// Major version of both documents.
+    /// Major version of the bench document.
     public static let version = 1
+    /// Major version of the fuzz document: 2 since findings carry verdicts (`wrong`,
+    /// `ill-conditioned`, `semantics`) and signatures of findings that are not wrong end in
+    /// `@VERDICT`.
+    public static let fuzzVersion = 2
+    /// Fuzz versions this reader migrates to ``fuzzVersion``.
+    public static let migratedFuzzVersions: Set<Int> = [1]
+}
+
+/// A finding signature, `class/backend[/oracle][@verdict]`, in its parts. The verdict is
+/// absent for `wrong` findings (and in every signature of a version-1 report).
+public struct FindingSignature: Sendable, Hashable {
+    public var kind: String
+    public var backend: String
+    public var oracle: String?
+    /// `wrong`, `ill-conditioned` or `semantics`.
+    public var verdict: String
+
+    public init(kind: String, backend: String, oracle: String?, verdict: String = "wrong") {
+        self.kind = kind
+        self.backend = backend
+        self.oracle = oracle
+        self.verdict = verdict
+    }
+
+    /// Reads a signature; a malformed one keeps its text as the class.
+    public init(parsing text: String) {
+        var body = Substring(text)
+        var verdict = "wrong"
+        if let at = body.lastIndex(of: "@") {
+            verdict = String(body[body.index(after: at)...])
+            body = body[..<at]
+        }
+        let parts = body.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 3: self.init(kind: parts[0], backend: parts[1], oracle: parts[2], verdict: verdict)
+        case 2: self.init(kind: parts[0], backend: parts[1], oracle: nil, verdict: verdict)
+        default: self.init(kind: String(body), backend: "-", oracle: nil, verdict: verdict)
+        }
+    }
+
+    /// The signature's text.
+    public var text: String {
+        let base = ([kind, backend] + (oracle.map { [$0] } ?? [])).joined(separator: "/")
+        return verdict == "wrong" ? base : base + "@" + verdict
+    }
+
+    /// Whether the findings of this signature are bugs (fail a campaign).
+    public var isWrong: Bool { verdict == "wrong" }
 }
 
 /// The machine a report was measured on.
@@ -123,6 +172,26 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 }
 
+/// The conditioning of a finding's case (see `docs/fuzzing.md`, "Verdicts").
+public struct FuzzConditioning: Sendable, Hashable, Codable {
+    /// The smallest relative perturbation found to make the reference's kept required
+    /// constraints infeasible (to a factor of 2); absent when none of up to 1e-2 does.
+    public var distanceToInfeasibility: Double?
+    /// Rows that hold with equality at the reference's point.
+    public var tightRows: Int
+    /// Unknowns of the case.
+    public var unknowns: Int
+    /// Tight rows beyond the number of unknowns.
+    public var degeneracy: Int
+
+    public init(distanceToInfeasibility: Double?, tightRows: Int, unknowns: Int, degeneracy: Int) {
+        self.distanceToInfeasibility = distanceToInfeasibility
+        self.tightRows = tightRows
+        self.unknowns = unknowns
+        self.degeneracy = degeneracy
+    }
+}
+
 /// One stored finding of a fuzz campaign.
 public struct FuzzFindingEntry: Sendable, Hashable, Codable {
     public var fingerprint: String
@@ -141,11 +210,20 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
     public var reducedViews: Int
     /// The repro's path relative to the report (`findings/FINGERPRINT.layout`).
     public var repro: String
+    /// `wrong`, `ill-conditioned` or `semantics` (`wrong` in migrated version-1 reports).
+    public var verdict: String
+    /// For an ill-conditioned finding, the smallest relative perturbation found to explain it.
+    public var perturbation: Double?
+    /// Why the verdict is what it is.
+    public var verdictNote: String?
+    /// The case's conditioning.
+    public var conditioning: FuzzConditioning?
 
     public init(
         fingerprint: String, kind: String, backends: [String], oracle: String?, detail: String, caseIndex: UInt64,
         family: String, size: Int, seed: UInt64, originalConstraints: Int, reducedConstraints: Int, reducedViews: Int,
-        repro: String
+        repro: String, verdict: String = "wrong", perturbation: Double? = nil, verdictNote: String? = nil,
+        conditioning: FuzzConditioning? = nil
     ) {
         self.fingerprint = fingerprint
         self.kind = kind
@@ -160,6 +238,65 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
         self.reducedConstraints = reducedConstraints
         self.reducedViews = reducedViews
         self.repro = repro
+        self.verdict = verdict
+        self.perturbation = perturbation
+        self.verdictNote = verdictNote
+        self.conditioning = conditioning
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case fingerprint, kind, backends, oracle, detail, caseIndex, family, size, seed, originalConstraints
+        case reducedConstraints, reducedViews, repro, verdict, perturbation, verdictNote, conditioning
+    }
+
+    /// Reads version-1 entries (no verdict: `wrong`) as well as version-2 ones.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fingerprint = try c.decode(String.self, forKey: .fingerprint)
+        kind = try c.decode(String.self, forKey: .kind)
+        backends = try c.decode([String].self, forKey: .backends)
+        oracle = try c.decodeIfPresent(String.self, forKey: .oracle)
+        detail = try c.decode(String.self, forKey: .detail)
+        caseIndex = try c.decode(UInt64.self, forKey: .caseIndex)
+        family = try c.decode(String.self, forKey: .family)
+        size = try c.decode(Int.self, forKey: .size)
+        seed = try c.decode(UInt64.self, forKey: .seed)
+        originalConstraints = try c.decode(Int.self, forKey: .originalConstraints)
+        reducedConstraints = try c.decode(Int.self, forKey: .reducedConstraints)
+        reducedViews = try c.decode(Int.self, forKey: .reducedViews)
+        repro = try c.decode(String.self, forKey: .repro)
+        verdict = try c.decodeIfPresent(String.self, forKey: .verdict) ?? "wrong"
+        perturbation = try c.decodeIfPresent(Double.self, forKey: .perturbation)
+        verdictNote = try c.decodeIfPresent(String.self, forKey: .verdictNote)
+        conditioning = try c.decodeIfPresent(FuzzConditioning.self, forKey: .conditioning)
+    }
+
+    /// The finding's signature, `class/backend[/oracle][@verdict]`.
+    public var signature: FindingSignature {
+        FindingSignature(kind: kind, backend: backends.first ?? "-", oracle: oracle, verdict: verdict)
+    }
+}
+
+/// A shard's cases of one generator family, and how many of them showed findings.
+public struct FamilyTally: Sendable, Hashable, Codable {
+    /// Cases of the family the shard completed.
+    public var cases: Int
+    /// Cases with at least one wrong finding.
+    public var wrongCases: Int
+    /// Cases with at least one ill-conditioned finding.
+    public var illConditionedCases: Int
+
+    public init(cases: Int = 0, wrongCases: Int = 0, illConditionedCases: Int = 0) {
+        self.cases = cases
+        self.wrongCases = wrongCases
+        self.illConditionedCases = illConditionedCases
+    }
+
+    /// Both tallies added (saturating: a report is input).
+    public func adding(_ other: FamilyTally) -> FamilyTally {
+        FamilyTally(cases: FuzzReport.saturatingSum(cases, other.cases),
+                    wrongCases: FuzzReport.saturatingSum(wrongCases, other.wrongCases),
+                    illConditionedCases: FuzzReport.saturatingSum(illConditionedCases, other.illConditionedCases))
     }
 }
 
@@ -177,14 +314,21 @@ public struct ShardSummary: Sendable, Hashable, Codable {
     public var crashedCases: [UInt64]
     /// Wall time of the shard's run, seconds (not compared by `report merge` checks).
     public var seconds: Double
+    /// Per generator family: cases, and cases with wrong or ill-conditioned findings
+    /// (absent in version-1 reports).
+    public var families: [String: FamilyTally]?
 
-    public init(index: Int, cases: Int, interrupted: Bool, occurrences: [String: Int], crashedCases: [UInt64], seconds: Double) {
+    public init(
+        index: Int, cases: Int, interrupted: Bool, occurrences: [String: Int], crashedCases: [UInt64], seconds: Double,
+        families: [String: FamilyTally]? = nil
+    ) {
         self.index = index
         self.cases = cases
         self.interrupted = interrupted
         self.occurrences = occurrences
         self.crashedCases = crashedCases
         self.seconds = seconds
+        self.families = families
     }
 }
 
@@ -219,7 +363,7 @@ public struct FuzzReport: Sendable, Hashable, Codable {
         families: [String], perSignature: Int, requestedCases: Int? = nil, sizes: [Int]? = nil, findings: [FuzzFindingEntry]
     ) {
         self.schema = ReportSchema.fuzzName
-        self.version = ReportSchema.version
+        self.version = ReportSchema.fuzzVersion
         self.seed = seed
         self.shardCount = shardCount
         self.shards = shards
@@ -239,6 +383,20 @@ public struct FuzzReport: Sendable, Hashable, Codable {
     /// Occurrences by signature over all shards.
     public var occurrences: [String: Int] {
         shards.reduce(into: [:]) { total, shard in total.merge(shard.occurrences, uniquingKeysWith: Self.saturatingSum) }
+    }
+    /// Occurrences of wrong findings over all shards: what fails a campaign.
+    public var wrongOccurrences: Int {
+        occurrences.filter { FindingSignature(parsing: $0.key).isWrong }.values.reduce(0, Self.saturatingSum)
+    }
+    /// Occurrences of findings that are not wrong (ill-conditioned, semantics), counted apart.
+    public var forgivenOccurrences: Int {
+        occurrences.filter { !FindingSignature(parsing: $0.key).isWrong }.values.reduce(0, Self.saturatingSum)
+    }
+    /// Per family tallies over all shards (empty for a version-1 report).
+    public var familyTallies: [String: FamilyTally] {
+        shards.reduce(into: [:]) { total, shard in
+            for (family, tally) in shard.families ?? [:] { total[family] = (total[family] ?? FamilyTally()).adding(tally) }
+        }
     }
     /// Crashed cases over all shards, ascending.
     public var crashedCases: [UInt64] { shards.flatMap(\.crashedCases).sorted() }

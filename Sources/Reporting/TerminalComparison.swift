@@ -64,10 +64,13 @@ public enum TerminalComparison {
     private static func fuzz(_ comparison: FuzzComparison, color: Bool, changedOnly: Bool) -> String {
         var table = TextTable(header: ["signature", "A", "B", "verdict"], rightAligned: [1, 2])
         for row in comparison.rows where !(changedOnly && row.verdict == .persisting) {
-            switch row.verdict {
-            case .new: table.add([row.signature, String(row.baselineCount), String(row.currentCount), "▲ NEW"], tone: .bad)
-            case .gone: table.add([row.signature, String(row.baselineCount), String(row.currentCount), "▼ gone"], tone: .good)
-            case .persisting: table.add([row.signature, String(row.baselineCount), String(row.currentCount), "="], tone: .plain)
+            let cells = [row.signature, String(row.baselineCount), String(row.currentCount)]
+            switch (row.verdict, row.isWrong) {
+            case (.new, true): table.add(cells + ["▲ NEW"], tone: .bad)
+            case (.gone, true): table.add(cells + ["▼ gone"], tone: .good)
+            case (.new, false): table.add(cells + ["new (not judged)"], tone: .plain)
+            case (.gone, false): table.add(cells + ["gone (not judged)"], tone: .plain)
+            case (.persisting, _): table.add(cells + ["="], tone: .plain)
             }
         }
         var out = table.rows.isEmpty ? "" : table.render(color: color) + "\n"

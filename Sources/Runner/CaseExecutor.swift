@@ -5,14 +5,24 @@ import Fuzzing
 import Glibc
 #endif
 
+/// How a reduction ended.
+enum ReductionOutcome {
+    case reduced(FuzzCampaign.Report)
+    /// The isolated worker died (a trap, a signal) or hung while reducing: the occurrence
+    /// describes that as a `crash` (or `budget`) finding of the case; the finding being
+    /// reduced is kept whole by the caller.
+    case workerFailed(FuzzCampaign.Occurrence)
+    /// The worker could not serve the request (it could not start, or refused it).
+    case unavailable
+}
+
 /// Runs cases for one worker thread of the pool.
 protocol CaseExecutor: AnyObject {
     /// Judges a case. A case whose isolated worker dies or hangs comes back with a crash or
     /// budget occurrence instead.
     func judge(_ index: UInt64) -> JudgedCase
-    /// Reduces an occurrence; nil when the worker died while reducing (the finding is then
-    /// kept whole by the caller).
-    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> FuzzCampaign.Report?
+    /// Reduces an occurrence.
+    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> ReductionOutcome
     /// Stops any child process.
     func shutdown()
 }
@@ -28,10 +38,10 @@ final class InProcessExecutor: CaseExecutor {
         return JudgedCase(spec: found.spec, occurrences: found.findings)
     }
 
-    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> FuzzCampaign.Report? {
+    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> ReductionOutcome {
         let spec = campaign.caseSpec(index)
-        guard let system = campaign.system(for: spec) else { return nil }
-        return campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec)
+        guard let system = campaign.system(for: spec) else { return .unavailable }
+        return .reduced(campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec))
     }
 
     func shutdown() {}
@@ -182,15 +192,23 @@ final class IsolatedExecutor: CaseExecutor {
             transform: last?.oracle.map { "the case's \($0) transform (re-applied from the case seed)" })
     }
 
-    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> FuzzCampaign.Report? {
-        guard ensureStarted() == nil else { return nil }
-        if case .event(.reduced(let report)) = exchange(.reduce(index, occurrence), until: {
-            if case .reduced = $0 { return true }
-            return false
-        }) {
-            return report
+    func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> ReductionOutcome {
+        guard ensureStarted() == nil else { return .unavailable }
+        let spec = campaign.caseSpec(index)
+        let what = "reducing the \(occurrence.finding.kind.rawValue) finding of \(occurrence.finding.backends.first ?? "-")"
+        switch exchange(.reduce(index, occurrence), until: { if case .reduced = $0 { return true }; return false }) {
+        case .event(.reduced(let report)):
+            return .reduced(report)
+        case .event:
+            return .unavailable
+        case .died(let last, let reason):
+            return .workerFailed(Self.occurrence(
+                .crash, last, "worker \(reason) while \(what) (\(last?.phrase ?? "nothing was solving"))", spec))
+        case .hung(let last):
+            return .workerFailed(Self.occurrence(
+                .budget, last,
+                "worker hung past the case timeout of \(isolation.caseTimeout) while \(what) (\(last?.phrase ?? "nothing was solving"))", spec))
         }
-        return nil
     }
 
     func shutdown() { kill() }

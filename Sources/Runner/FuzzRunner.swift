@@ -232,20 +232,34 @@ public final class FuzzRunner: Sendable {
                 }
                 defer { executor.shutdown() }
                 while let (position, index) = nextCase() {
-                    let judged = executor.judge(index)
+                    var judged = executor.judge(index)
                     do {
-                        for occurrence in judged.occurrences {
+                        // A worker that dies while reducing adds a crash occurrence to the
+                        // case, handled (counted, stored whole) by this same loop.
+                        var pending = judged.occurrences[...]
+                        while let occurrence = pending.popFirst() {
                             // Reduce only while this case is among the lowest seen for its signature.
                             let wanted = state.withLock { s -> Bool in
                                 if Self.isWorkerFailure(occurrence) { s.crashed.insert(index) }
                                 return s.record(occurrence.finding.signature, at: index, keep: perSignature)
                             }
                             guard wanted else { continue }
-                            let report: FuzzCampaign.Report
+                            var report: FuzzCampaign.Report
                             if Self.isWorkerFailure(occurrence) || !options.spec.reduce {
                                 report = Self.wholeCase(campaign, occurrence, judged.spec)
                             } else {
-                                report = executor.reduce(index, occurrence) ?? Self.wholeCase(campaign, occurrence, judged.spec)
+                                switch executor.reduce(index, occurrence) {
+                                case .reduced(let reduced):
+                                    report = reduced
+                                case .unavailable:
+                                    report = Self.wholeCase(campaign, occurrence, judged.spec)
+                                case .workerFailed(let failure):
+                                    report = Self.wholeCase(campaign, occurrence, judged.spec)
+                                    if !judged.occurrences.contains(where: { $0.finding.signature == failure.finding.signature }) {
+                                        judged.occurrences.append(failure)
+                                        pending.append(failure)
+                                    }
+                                }
                             }
                             let isNew = try state.withLock { _ in try store.store(report) }
                             if isNew { state.withLock { $0.stored += 1 } }
@@ -280,7 +294,8 @@ public final class FuzzRunner: Sendable {
         let summary = ShardSummary(
             index: shard.index, cases: final.completed.count, interrupted: interrupted,
             occurrences: final.counts, crashedCases: final.crashed.sorted(),
-            seconds: previousSeconds + (ContinuousClock.now - start).inSeconds)
+            seconds: previousSeconds + (ContinuousClock.now - start).inSeconds,
+            families: try familyTallies(campaign: campaign, completed: final.completed))
         let report = FuzzReport(
             seed: options.spec.seed, shardCount: shard.count, shards: [summary], missingShards: [],
             backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
@@ -288,6 +303,31 @@ public final class FuzzRunner: Sendable {
             findings: try store.reports().map { Self.entry($0) }.sorted { $0.fingerprint < $1.fingerprint })
         try Self.write(report, to: reportURL)
         return report
+    }
+
+    /// Per family: the completed cases (from their specs, which depend on the index alone),
+    /// and those with wrong or ill-conditioned findings (from `cases/INDEX.json`).
+    func familyTallies(campaign: FuzzCampaign, completed: CompletedPositions) throws -> [String: FamilyTally] {
+        var tallies: [String: FamilyTally] = [:]
+        var position: UInt64 = 0
+        while position < completed.below {
+            tallies[campaign.caseSpec(options.shard.caseIndex(position)).family, default: FamilyTally()].cases += 1
+            position += 1
+        }
+        for position in completed.above {
+            tallies[campaign.caseSpec(options.shard.caseIndex(position)).family, default: FamilyTally()].cases += 1
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: casesURL.path) where name.hasSuffix(".json") {
+            guard let index = UInt64(name.dropLast(5)),
+                  let judged = try? JSONDecoder().decode(JudgedCase.self, from: Data(contentsOf: casesURL.appendingPathComponent(name))),
+                  index >= UInt64(options.shard.index), (index - UInt64(options.shard.index)) % UInt64(options.shard.count) == 0,
+                  completed.contains((index - UInt64(options.shard.index)) / UInt64(options.shard.count))
+            else { continue }
+            let verdicts = Set(judged.occurrences.map(\.finding.verdict))
+            if verdicts.contains(.wrong) { tallies[judged.spec.family, default: FamilyTally()].wrongCases += 1 }
+            if verdicts.contains(.illConditioned) { tallies[judged.spec.family, default: FamilyTally()].illConditionedCases += 1 }
+        }
+        return tallies
     }
 
     static func isWorkerFailure(_ occurrence: FuzzCampaign.Occurrence) -> Bool {
@@ -306,7 +346,13 @@ public final class FuzzRunner: Sendable {
             oracle: report.finding.oracle, detail: report.finding.detail, caseIndex: report.caseSpec.index,
             family: report.caseSpec.family, size: report.caseSpec.size, seed: report.caseSpec.seed,
             originalConstraints: report.originalConstraints, reducedConstraints: report.reducedConstraints,
-            reducedViews: report.reducedViews, repro: "findings/\(report.fingerprint).layout")
+            reducedViews: report.reducedViews, repro: "findings/\(report.fingerprint).layout",
+            verdict: report.finding.verdict.rawValue, perturbation: report.finding.perturbation,
+            verdictNote: report.finding.verdictNote,
+            conditioning: report.finding.conditioning.map {
+                FuzzConditioning(distanceToInfeasibility: $0.distanceToInfeasibility, tightRows: $0.tightRows,
+                                 unknowns: $0.unknowns, degeneracy: $0.degeneracy)
+            })
     }
 
     /// Writes a report as sorted, indented JSON, atomically.

@@ -55,8 +55,7 @@ public enum ReportMerge {
         // Per signature, the lowest case indices win.
         var bySignature: [String: [(FuzzFindingEntry, URL)]] = [:]
         for (entry, source) in entries.values {
-            let signature = ([entry.kind, entry.backends.first ?? "-"] + (entry.oracle.map { [$0] } ?? [])).joined(separator: "/")
-            bySignature[signature, default: []].append((entry, source))
+            bySignature[entry.signature.text, default: []].append((entry, source))
         }
         var kept: [(FuzzFindingEntry, URL)] = []
         for (_, group) in bySignature {

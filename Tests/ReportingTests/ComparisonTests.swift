@@ -94,17 +94,30 @@ struct BenchComparisonTests {
 
 @Suite("FuzzComparison")
 struct FuzzComparisonTests {
-    @Test("new signatures regress, vanished ones improve, counts are not judged")
+    @Test("new wrong signatures regress, vanished ones improve, counts and ill-conditioned signatures are not judged")
     func signatures() {
         let comparison = FuzzComparison(baseline: SampleReports.fuzzBaseline(), current: SampleReports.smallFuzz())
         #expect(comparison.rows.map(\.signature) == [
-            "ambiguity-mismatch/float", "crash/float", "metamorphic-violation/float/mirror-rtl", "status-mismatch/gaussian", "suboptimal/float",
+            "ambiguity-mismatch/float", "crash/float", "metamorphic-violation/float/mirror-rtl",
+            "status-mismatch/float@ill-conditioned", "status-mismatch/gaussian", "suboptimal/float",
         ])
+        // The ill-conditioned signature is new, yet not a regression.
+        #expect(comparison.rows.first { $0.signature == "status-mismatch/float@ill-conditioned" }?.verdict == .new)
         #expect(comparison.regressions.map(\.signature) == ["crash/float", "metamorphic-violation/float/mirror-rtl"])
         #expect(comparison.improvements.map(\.signature) == ["ambiguity-mismatch/float"])
         #expect(comparison.rows.first { $0.signature == "suboptimal/float" }?.verdict == .persisting)
-        #expect(comparison.newFindings.map(\.kind) == ["metamorphic-violation"])
+        #expect(comparison.newFindings.map(\.kind) == ["metamorphic-violation", "status-mismatch"])
         #expect(comparison.goneFindings.map(\.kind) == ["ambiguity-mismatch"])
+    }
+
+    @Test("signatures read back in their parts, the verdict after @")
+    func signatureParts() {
+        let wrong = FindingSignature(parsing: "metamorphic-violation/float/mirror-rtl")
+        #expect(wrong.kind == "metamorphic-violation" && wrong.backend == "float" && wrong.oracle == "mirror-rtl" && wrong.isWrong)
+        let forgiven = FindingSignature(parsing: "status-mismatch/float@ill-conditioned")
+        #expect(forgiven.kind == "status-mismatch" && forgiven.backend == "float" && forgiven.oracle == nil)
+        #expect(!forgiven.isWrong && forgiven.verdict == "ill-conditioned")
+        #expect(forgiven.text == "status-mismatch/float@ill-conditioned" && wrong.text == "metamorphic-violation/float/mirror-rtl")
     }
 
     @Test("a bench report cannot be compared with a fuzz report")

@@ -40,6 +40,33 @@ struct ReportDocumentTests {
         #expect(error.description.contains("version 2 is not supported"))
     }
 
+    @Test("a version-1 fuzz report (before verdicts) reads as version 2, every finding wrong; version 3 is refused")
+    func fuzzMigration() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: try ReportDocument.fuzz(SampleReports.fuzzBaseline()).encoded()) as? [String: Any])
+        object["version"] = 1
+        var findings = try #require(object["findings"] as? [[String: Any]])
+        for i in findings.indices {
+            for key in ["verdict", "perturbation", "verdictNote", "conditioning"] { findings[i].removeValue(forKey: key) }
+        }
+        object["findings"] = findings
+        var shards = try #require(object["shards"] as? [[String: Any]])
+        for i in shards.indices { shards[i].removeValue(forKey: "families") }
+        object["shards"] = shards
+        let old = try ReportDocument.decode(try JSONSerialization.data(withJSONObject: object))
+        guard case .fuzz(let report) = old else { Issue.record("a fuzz report decoded as \(old.kindName)"); return }
+        #expect(report.version == 2)
+        #expect(report.findings.count == findings.count && report.findings.allSatisfy { $0.verdict == "wrong" && $0.signature.isWrong })
+        #expect(report.wrongOccurrences == report.occurrences.values.reduce(0, +) && report.forgivenOccurrences == 0)
+        #expect(report.familyTallies.isEmpty)
+        // It renders, and renders again the same after a round trip in the new version.
+        #expect(try ReportDocument.decode(try old.encoded()) == old)
+        #expect(MarkdownReport.render(old).contains("wrong occurrence"))
+
+        object["version"] = 3
+        let error = try #require(failure(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)))
+        #expect(error == .unsupportedVersion(schema: "layoutbench.fuzz", found: 3, supported: 2))
+    }
+
     @Test("wrong or missing schema, and non-JSON, give clear errors")
     func wrongSchema() throws {
         #expect(failure(#"{"schema": "layoutbench.other", "version": 1}"#) == .unknownSchema("layoutbench.other"))

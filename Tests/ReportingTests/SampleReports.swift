@@ -111,14 +111,26 @@ enum SampleReports {
     }
 
     static func finding(_ kind: String, _ backends: [String], oracle: String? = nil, hash: String, detail: String,
-                        caseIndex: UInt64, family: String, size: Int, original: Int, reduced: Int, views: Int) -> FuzzFindingEntry {
-        let signature = ([kind] + [backends.first ?? "-"] + (oracle.map { [$0] } ?? [])).joined(separator: "-")
+                        caseIndex: UInt64, family: String, size: Int, original: Int, reduced: Int, views: Int,
+                        verdict: String = "wrong", perturbation: Double? = nil, conditioning: FuzzConditioning? = nil) -> FuzzFindingEntry {
+        let signature = ([kind] + [backends.first ?? "-"] + (oracle.map { [$0] } ?? []) + (verdict == "wrong" ? [] : [verdict]))
+            .joined(separator: "-")
         let fingerprint = signature + "-" + hash
         return FuzzFindingEntry(
             fingerprint: fingerprint, kind: kind, backends: backends, oracle: oracle, detail: detail, caseIndex: caseIndex,
             family: family, size: size, seed: 0x9E37_79B9_7F4A_7C15 &* (caseIndex &+ 1), originalConstraints: original,
-            reducedConstraints: reduced, reducedViews: views, repro: "findings/\(fingerprint).layout")
+            reducedConstraints: reduced, reducedViews: views, repro: "findings/\(fingerprint).layout",
+            verdict: verdict, perturbation: perturbation,
+            verdictNote: verdict == "wrong" ? "not explained by a relative perturbation of 1e-09" : "explained by a relative perturbation of at most 1e-09",
+            conditioning: conditioning ?? FuzzConditioning(distanceToInfeasibility: nil, tightRows: original, unknowns: 4 * views, degeneracy: max(0, original - 4 * views)))
     }
+
+    /// An ill-conditioned finding: counted apart, never a failure.
+    static let illConditioned = finding(
+        "status-mismatch", ["float", "exact"], hash: "5ca1ab1e0ddba11f",
+        detail: "unsatisfiable broken [hi]; reference optimal broken []", caseIndex: 9, family: "near-conflicts", size: 2,
+        original: 8, reduced: 2, views: 1, verdict: "ill-conditioned", perturbation: 9.765625e-13,
+        conditioning: FuzzConditioning(distanceToInfeasibility: 4.547473508864641e-13, tightRows: 8, unknowns: 8, degeneracy: 0))
 
     static let findings: [FuzzFindingEntry] = [
         finding("suboptimal", ["float", "exact"], hash: "3f9a0c2e71d4b856",
@@ -138,10 +150,15 @@ enum SampleReports {
             seed: 42, shardCount: 1,
             shards: [ShardSummary(index: 0, cases: 500, interrupted: false,
                                   occurrences: ["suboptimal/float": 7, "metamorphic-violation/float/mirror-rtl": 2,
-                                                "status-mismatch/gaussian": 1, "crash/float": 1],
-                                  crashedCases: [311], seconds: 38.5)],
+                                                "status-mismatch/gaussian": 1, "crash/float": 1,
+                                                "status-mismatch/float@ill-conditioned": 12],
+                                  crashedCases: [311], seconds: 38.5,
+                                  families: ["form": FamilyTally(cases: 260, wrongCases: 2),
+                                             "hugging-contest": FamilyTally(cases: 120, wrongCases: 7),
+                                             "near-conflicts": FamilyTally(cases: 110, illConditionedCases: 12),
+                                             "redundant-required": FamilyTally(cases: 10, wrongCases: 1)])],
             missingShards: [], backends: ["exact", "float", "gaussian"], families: [], perSignature: 3,
-            findings: findings.reversed())
+            findings: (findings + [illConditioned]).reversed())
     }
 
     /// A baseline for ``smallFuzz()``: no crash then, no mirror violation, but an ambiguity mismatch since fixed.

@@ -193,7 +193,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let url = temporaryDirectory("trap")
         let status = try runCLI(Self.common + ["--cases", "30", "--backend", "exact,test-trap", "--jobs", "2", "--out", url.path],
                                 environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
-        #expect(status == 0)
+        #expect(status == 3)  // the campaign completed, and holds wrong findings (the crashes)
         let report = try readReport(url)
         #expect(report.cases == 30)
         #expect(!report.crashedCases.isEmpty)
@@ -213,10 +213,35 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let status = try runCLI(Self.common + ["--cases", "12", "--backend", "exact,test-hang", "--jobs", "2",
                                                "--case-timeout", "2", "--out", url.path],
                                 environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
-        #expect(status == 0)
+        #expect(status == 3)
         let report = try readReport(url)
         #expect(report.cases == 12)
         #expect(report.findings.contains { $0.kind == "budget" && $0.backends == ["test-hang"] && $0.detail.contains("hung") })
+    }
+
+    /// A worker that traps while it reduces a finding (the reducer's re-check of the empty
+    /// system trips `test-trap-reduce`) becomes a crash finding of the case, stored whole,
+    /// and the finding being reduced is kept whole too; nothing is lost.
+    @Test func trapWhileReducingBecomesACrashFindingWithTheWholeCase() throws {
+        let url = temporaryDirectory("trap-reduce")
+        let status = try runCLI(Self.common + ["--cases", "4", "--backend", "test-trap-reduce", "--jobs", "1",
+                                               "--families", "equal-widths", "--out", url.path],
+                                environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+        #expect(status == 3)
+        let report = try readReport(url)
+        #expect(report.cases == 4)
+        let crashes = report.findings.filter { $0.kind == "crash" }
+        #expect(!crashes.isEmpty)
+        #expect(report.crashedCases == crashes.map(\.caseIndex).sorted() || Set(crashes.map(\.caseIndex)).isSubset(of: report.crashedCases))
+        for crash in crashes {
+            #expect(crash.detail.contains("while reducing") && crash.detail.contains("signal 4"), "\(crash.detail)")
+            #expect(crash.reducedConstraints == crash.originalConstraints, "the crash's repro is the whole case")
+            // The finding whose reduction crashed is stored too, whole.
+            let reduced = report.findings.filter { $0.caseIndex == crash.caseIndex && $0.kind != "crash" }
+            #expect(!reduced.isEmpty)
+            #expect(reduced.allSatisfy { $0.reducedConstraints == $0.originalConstraints })
+        }
+        #expect(report.occurrences.keys.contains("crash/test-trap-reduce"))
     }
 
     @Test func killedRunResumesToTheSameFindings() throws {
