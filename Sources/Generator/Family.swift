@@ -62,8 +62,10 @@ public struct GeneratedCase: Sendable, Hashable {
 
 /// The catalogue of families.
 public enum Families {
-    /// Every family, realistic first, then random, then pathological.
+    /// Every family, realistic first, then random, then pathological; families added later
+    /// come last, so that a campaign's earlier families keep their indices.
     public static let all: [Family] = RealisticFamilies.all + RandomFamilies.all + PathologicalFamilies.all
+        + BlindSpotFamilies.all
 
     /// The sizes generation accepts; others are clamped into this range.
     public static let sizes: ClosedRange<Int> = 1...1_000_000
