@@ -1,3 +1,5 @@
+import LayoutModel
+
 extension CassowarySolver {
     /// Variables that the final tableau shows can move without changing the objective: an
     /// estimate of the unknowns that are not determined (spec §5).
@@ -13,11 +15,19 @@ extension CassowarySolver {
     /// same point would show it (a false "determined"); a movement that only a combination of
     /// columns can make is also missed. Reduced costs and steps are compared against the
     /// tolerances, so near-flat directions are decided by the epsilon policy. The exact
-    /// backend decides; this one estimates.
-    public func ambiguousVariables() -> [Variable] {
+    /// backend decides; this one estimates. ``ambiguityEstimate()`` also names the variables
+    /// this test leaves undecided, which ``movesOnOptimalSet(_:probeLevel:)`` can settle.
+    public func ambiguousVariables() -> [Variable] { ambiguityEstimate().ambiguous }
+
+    /// The one-column estimate of ``ambiguousVariables()``, and the variables it leaves
+    /// undecided: those reached (and not marked) by a flat column that a degenerate row
+    /// blocks at step zero. At a degenerate vertex (the apex of a cone `x, y ≥ 0, x ≤ 2y,
+    /// y ≤ 2x`) every single column is blocked, yet a combination of them moves.
+    public func ambiguityEstimate() -> (ambiguous: [Variable], undecided: [Variable]) {
         var scratch = tableau
         var marked = Set<Int>()
-        let costTolerance = scratch.tolerance.cost
+        var blocked = Set<Int>()
+        let costScales = scratch.tolerance.costScales
         let pivotTolerance = scratch.tolerance.pivot
         let feasibility = scratch.tolerance.feasibility
         for symbol in 0..<scratch.symbolCount where !scratch.symbols[symbol].isBasic {
@@ -28,7 +38,7 @@ extension CassowarySolver {
             case .slack, .error: directions = [1]
             case .dummy, .retired: continue
             }
-            guard scratch.reducedCosts[symbol].leading(tolerance: costTolerance) == nil else { continue }
+            guard scratch.reducedCosts[symbol].leading(costScales) == nil else { continue }
             if kind == .external && scratch.users.isEmpty(symbol) {
                 marked.insert(symbol)
                 continue
@@ -49,13 +59,42 @@ extension CassowarySolver {
                 }
                 return step > feasibility
             }
-            guard movable else { continue }
-            if kind == .external { marked.insert(symbol) }
+            var reached: [Int] = kind == .external ? [symbol] : []
             for term in column where scratch.symbols[term.symbol].kind == .external && abs(term.coefficient) > pivotTolerance {
-                marked.insert(term.symbol)
+                reached.append(term.symbol)
             }
+            if movable { marked.formUnion(reached) } else { blocked.formUnion(reached) }
         }
-        return marked.map { Variable(scratch.symbols[$0].owner) }.sorted()
+        let owner = { (symbol: Int) in Variable(scratch.symbols[symbol].owner) }
+        return (marked.map(owner).sorted(), blocked.subtracting(marked).map(owner).sorted())
+    }
+
+    /// The variables that move, `variable` among them, when a probe at `probeLevel` (weaker
+    /// than every level in use) pulls `variable` up, then down, by `max(1, |value|)`; empty
+    /// when it moves neither way beyond the feasibility tolerance.
+    ///
+    /// A constraint weaker than all others cannot buy a better value at any stronger level,
+    /// so the probe moves only along the lexicographically optimal set: a move shows the
+    /// variable is not determined. Each probe works on a copy; the solver is unchanged.
+    public func movesOnOptimalSet(_ variable: Variable, probeLevel: Int) -> [Variable] {
+        guard symbol(of: variable) != nil else { return [variable] }
+        let current = value(of: variable)
+        let step = max(1, abs(current))
+        let threshold = tableau.tolerance.feasibility
+        for (relation, target) in [(Relation.greaterThanOrEqual, current + step), (.lessThanOrEqual, current - step)] {
+            var probe = self
+            guard (try? probe.addConstraint(LinearConstraint(
+                [.init(variable, 1)], constant: -target, relation: relation, strength: Strength(level: probeLevel)))) != nil
+            else { continue }
+            guard abs(probe.value(of: variable) - current) > threshold else { continue }
+            var moved: [Variable] = []
+            for symbol in 0..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
+                let other = Variable(tableau.symbols[symbol].owner)
+                if abs(probe.value(of: other) - value(of: other)) > threshold { moved.append(other) }
+            }
+            return moved.isEmpty ? [variable] : moved
+        }
+        return []
     }
 
     /// Whether the solver has ever seen `variable` in a constraint it holds or held.

@@ -9,14 +9,20 @@ import LayoutModel
 /// the first, its conflict is the tableau's explanation shrunk to an irreducible subset by
 /// deletion filtering (each test a fresh solve of the required rows in question). Optional
 /// rows follow, each at its level. The objective vector is evaluated at the returned point;
-/// ambiguity is ``CassowarySolver/ambiguousVariables()``'s estimate.
+/// ambiguity is ``CassowarySolver/ambiguityEstimate()``'s, with the variables it leaves
+/// undecided (degenerate vertices) settled by probes (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
 public struct CassowaryBackend: LayoutBackend {
     /// Conflicts larger than this are reported as the tableau explains them, unfiltered:
     /// deletion filtering costs one solve per member.
     public var conflictFilterLimit: Int
 
-    public init(conflictFilterLimit: Int = 256) {
+    /// At most this many undecided variables are probed per solve (two additions each, on
+    /// a copy of the solver); the rest keep the one-column estimate.
+    public var ambiguityProbeLimit: Int
+
+    public init(conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64) {
         self.conflictFilterLimit = conflictFilterLimit
+        self.ambiguityProbeLimit = ambiguityProbeLimit
     }
 
     public var name: String { "float" }
@@ -101,7 +107,14 @@ public struct CassowaryBackend: LayoutBackend {
             }
             objective[row.level - 1] += error
         }
-        var ambiguous = Set(solver.ambiguousVariables().map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
+        let estimate = solver.ambiguityEstimate()
+        var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
+        for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {
+            for moved in solver.movesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
+            where moved.index >= 0 && moved.index < linear.variableCount {
+                ambiguous.insert(moved.index)
+            }
+        }
         for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { ambiguous.insert(variable) }
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,

@@ -111,29 +111,32 @@ struct LexVector: Sendable, Hashable {
         count += 1
     }
 
-    /// The sign of the first entry whose magnitude exceeds `tolerance` (0 when none does).
-    func sign(tolerance: Double) -> Int {
+    /// The sign of the first entry whose magnitude exceeds its level's tolerance (0 when
+    /// none does).
+    func sign(_ scales: CostScales) -> Int {
         for index in 0..<count {
-            let value = self[index].value
-            if value > tolerance { return 1 }
-            if value < -tolerance { return -1 }
+            let entry = self[index]
+            let tolerance = scales.tolerance(entry.level)
+            if entry.value > tolerance { return 1 }
+            if entry.value < -tolerance { return -1 }
         }
         return 0
     }
 
-    /// The first level whose entry exceeds `tolerance` in magnitude, with its value.
-    func leading(tolerance: Double) -> Entry? {
-        for index in 0..<count where abs(self[index].value) > tolerance { return self[index] }
+    /// The first level whose entry exceeds its level's tolerance in magnitude, with its value.
+    func leading(_ scales: CostScales) -> Entry? {
+        for index in 0..<count where abs(self[index].value) > scales.tolerance(self[index].level) { return self[index] }
         return nil
     }
 
-    /// `self += factor · other`; entries that fall to `drop` or below in magnitude are removed,
-    /// so cancellation leaves no residue for later comparisons to trip on.
-    mutating func add(_ other: LexVector, times factor: Double, drop: Double) {
+    /// `self += factor · other`; entries that fall to their level's drop threshold or below
+    /// in magnitude are removed, so cancellation leaves no residue for later comparisons to
+    /// trip on.
+    mutating func add(_ other: LexVector, times factor: Double, scales: CostScales) {
         if other.count == 0 || factor == 0 { return }
         if count == 0 && other.count == 1 {
             let value = factor * other.first.value
-            if abs(value) > drop {
+            if abs(value) > scales.drop(other.first.level) {
                 first = Entry(level: other.first.level, value: value)
                 count = 1
             }
@@ -141,7 +144,7 @@ struct LexVector: Sendable, Hashable {
         }
         if count == 1, other.count == 1, first.level == other.first.level {
             let sum = first.value + factor * other.first.value
-            if abs(sum) <= drop { count = 0 } else { first.value = sum }
+            if abs(sum) <= scales.drop(first.level) { count = 0 } else { first.value = sum }
             return
         }
         var merged = LexVector()
@@ -160,28 +163,34 @@ struct LexVector: Sendable, Hashable {
                 i += 1
                 j += 1
             }
-            if abs(entry.value) > drop { merged.append(entry) }
+            if abs(entry.value) > scales.drop(entry.level) { merged.append(entry) }
         }
         self = merged
     }
 
-    /// The lexicographic sign of `a·ka − b·kb`, entries within `tolerance` counting as zero.
-    static func compare(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double, tolerance: Double) -> Int {
+    /// The lexicographic sign of `a·ka − b·kb`, entries within their level's tolerance
+    /// counting as zero.
+    static func compare(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double, scales: CostScales) -> Int {
         var i = 0
         var j = 0
         while i < a.count || j < b.count {
             let difference: Double
+            let level: Int32
             if j == b.count || (i < a.count && a[i].level < b[j].level) {
+                level = a[i].level
                 difference = a[i].value * ka
                 i += 1
             } else if i == a.count || b[j].level < a[i].level {
+                level = b[j].level
                 difference = -b[j].value * kb
                 j += 1
             } else {
+                level = a[i].level
                 difference = a[i].value * ka - b[j].value * kb
                 i += 1
                 j += 1
             }
+            let tolerance = scales.tolerance(level)
             if difference > tolerance { return 1 }
             if difference < -tolerance { return -1 }
         }

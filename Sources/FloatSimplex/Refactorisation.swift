@@ -171,12 +171,14 @@ extension CassowarySolver {
         for symbol in 0..<symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {
             weight[symbol] = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
         }
-        let drop = tableau.tolerance.drop
         for b in ordered.reversed() where !weight[b].isZero {
             let w = weight[b]
             for index in tableau.symbols[b].rowRange {
                 let term = tableau.terms[index]
-                weight[term.symbol].add(w, times: term.coefficient, drop: drop)
+                for k in 0..<w.count {
+                    tableau.tolerance.costScales.include(level: w[k].level, magnitude: abs(term.coefficient * w[k].value))
+                }
+                weight[term.symbol].add(w, times: term.coefficient, scales: tableau.tolerance.costScales)
             }
         }
         for symbol in 0..<symbolCount where tableau.symbols[symbol].kind != .retired {

@@ -113,7 +113,8 @@ public struct CorpusReplay: Sendable {
             }
             for finding in comparator.compare(system, outcomes: outcomes) {
                 guard let culprit = finding.backends.first, let i = verdicts.firstIndex(where: { $0.backend == culprit }) else { continue }
-                let problem = "\(finding.kind.rawValue): \(finding.detail)"
+                let problem = "\(finding.kind.rawValue)" + (finding.verdict == .wrong ? "" : " (\(finding.verdict.rawValue))")
+                    + ": \(finding.detail)"
                 switch verdicts[i].verdict {
                 case .failed(let problems): verdicts[i].verdict = .failed(problems + [problem])
                 case .passed, .unchecked: verdicts[i].verdict = .failed([problem])
