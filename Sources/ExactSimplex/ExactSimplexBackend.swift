@@ -139,6 +139,11 @@ struct ExactSolve {
             guard let first = walk.broken.first else { throw .internalFailure("infeasible, yet nothing broken") }
             let found = try irreducibleConflict(first.row, farkas: first.farkas)
             conflict = found.members
+            #if LAYOUTBENCH_FAULTS
+            if PlantedFault.isActive(.exactConflictUnion) {
+                conflict = Array(Set(conflict).union(walk.broken.dropFirst().flatMap { $0.farkas.keys })).sorted()
+            }
+            #endif
             conflictCertificate = SolutionCertificate.Conflict(
                 farkas: Self.farkasCertificate(found.farkas), witnesses: found.witnesses)
             feasible = try feasibleEngine(rows: (kept + optional).sorted())
@@ -168,7 +173,12 @@ struct ExactSolve {
             levelCosts.append(costs)
             levelDuals.append(y)
             optima.append(optimum)
-            fixedAtLevel.append(engine.fixPositiveReducedCosts(duals: y, costs: costs))
+            #if LAYOUTBENCH_FAULTS
+            let fixesFlat = level == levelCount && PlantedFault.isActive(.exactFixesFlatColumns)
+            #else
+            let fixesFlat = false
+            #endif
+            fixedAtLevel.append(engine.fixPositiveReducedCosts(duals: y, costs: costs, includingFlat: fixesFlat))
         }
 
         // Determined and ambiguous unknowns (§5.3) on the final optimal face.
@@ -257,6 +267,12 @@ struct ExactSolve {
             guard program.rows[r].level == 0 else {
                 throw .internalFailure("a Farkas multiplier on an optional row")
             }
+            #if LAYOUTBENCH_FAULTS
+            if PlantedFault.isActive(.exactFarkasSign) && program.rows[r].relation == .greaterThanOrEqual {
+                multipliers[program.rows[r].systemRow] = value
+                continue
+            }
+            #endif
             multipliers[program.rows[r].systemRow] = -value
             bitWidths.record(value)
         }
@@ -337,8 +353,12 @@ struct ExactSolve {
             let farkas = try probe.makeFeasible(meter: &meter)
             absorb(probe, since: start.engine)
             if farkas == nil {
-                witnesses.append(SolutionCertificate.Witness(
-                    omitted: candidate, values: probe.unknownValues.map(\.description)))
+                #if LAYOUTBENCH_FAULTS
+                let witness = PlantedFault.isActive(.exactStaleWitness) ? start.engine.unknownValues : probe.unknownValues
+                #else
+                let witness = probe.unknownValues
+                #endif
+                witnesses.append(SolutionCertificate.Witness(omitted: candidate, values: witness.map(\.description)))
                 continue
             }
             guard case .infeasible(let smaller, _) = try check(members.subtracting([candidate]).sorted()) else {
@@ -350,6 +370,7 @@ struct ExactSolve {
         }
         guard members.contains(first) else { throw .internalFailure("the conflict lost its broken constraint") }
         witnesses.removeAll { !members.contains($0.omitted) }
+
         return (members.sorted(), certificate, witnesses)
     }
 
@@ -387,7 +408,15 @@ struct ExactSolve {
             }
             return ambiguous.sorted()
         }
+        #if LAYOUTBENCH_FAULTS
+        // The fault: the slacks of required upper bounds move, even where a level fixed them.
+        let movable = engine.movableNonbasicColumns + (!PlantedFault.isActive(.exactUpperBoundShortcut) ? [] : program.rows.indices.filter {
+            program.rows[$0].level == 0 && program.rows[$0].relation == .lessThanOrEqual
+                && engine.slotOf[program.firstAuxiliary[$0]] < 0 && engine.excluded[program.firstAuxiliary[$0]]
+        }.map { program.firstAuxiliary[$0] })
+        #else
         let movable = engine.movableNonbasicColumns
+        #endif
         var alphas: [[SparseEntry]] = []
         alphas.reserveCapacity(movable.count)
         for j in movable {
@@ -446,6 +475,11 @@ struct ExactSolve {
         var pending = (0..<program.rowCount).filter { degenerate[$0] && !terms[$0].isEmpty }
         var queued = [Bool](repeating: false, count: program.rowCount)
         for slot in pending { queued[slot] = true }
+        #if LAYOUTBENCH_FAULTS
+        let signSlip = PlantedFault.isActive(.exactZeroFaceSign)
+        #else
+        let signSlip = false
+        #endif
         while let slot = pending.popLast() {
             queued[slot] = false
             var positive = 0, negative = 0
@@ -458,7 +492,7 @@ struct ExactSolve {
             }
             guard positive >= 0 else { continue }
             let artificial = program.kinds[engine.basis[slot]] == .fixedZero
-            let forced = (negative == 0 && positive > 0) || (artificial && positive == 0 && negative > 0)
+            let forced = (negative == 0 && positive > 0) || ((artificial || signSlip) && positive == 0 && negative > 0)
             guard forced else { continue }
             for term in terms[slot] where !zero[term.column] {
                 zero[term.column] = true

@@ -266,6 +266,9 @@ struct SimplexEngine: Sendable {
     /// or nil at optimality. `costs` is dense by column, or empty for all zero.
     private func entering(duals y: [Rational], costs: [Rational], bland: Bool) -> (Int, Int)? {
         var best: (column: Int, direction: Int, magnitude: Rational)?
+        #if LAYOUTBENCH_FAULTS
+        if bland && PlantedFault.isActive(.exactBlandStopsEarly) { return nil }
+        #endif
         for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] {
             let kind = program.kinds[j]
             if kind == .fixedZero { continue }
@@ -397,10 +400,12 @@ struct SimplexEngine: Sendable {
     /// returns them. At an optimum, `cᵀx = z* + Σ_N d_j x_j` on `Ax = b` with `d_j = 0` on
     /// free columns, so the optimal solutions are exactly the feasible points with these
     /// columns at zero: fixing them restricts the LP to its optimal face, exactly.
-    mutating func fixPositiveReducedCosts(duals y: [Rational], costs: [Int: Rational]) -> [Int] {
+    mutating func fixPositiveReducedCosts(duals y: [Rational], costs: [Int: Rational], includingFlat: Bool = false) -> [Int] {
         var fixed: [Int] = []
+        // The smallest sign of a reduced cost that fixes a column (0 only for a planted fault).
+        let least = includingFlat ? 0 : 1
         for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] && program.kinds[j] == .nonnegative {
-            if reducedCost(j, duals: y, costs: costs).sign > 0 {
+            if reducedCost(j, duals: y, costs: costs).sign >= least {
                 excluded[j] = true
                 fixed.append(j)
             }

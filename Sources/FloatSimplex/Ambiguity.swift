@@ -1,3 +1,4 @@
+import BackendContract
 import LayoutModel
 
 extension CassowarySolver {
@@ -38,7 +39,15 @@ extension CassowarySolver {
             case .slack, .error: directions = [1]
             case .dummy, .retired: continue
             }
-            guard scratch.reducedCosts[symbol].leading(costScales) == nil else { continue }
+            #if LAYOUTBENCH_FAULTS
+            let misread = kind == .slack && PlantedFault.isActive(.floatUpperBoundAmbiguity)
+                && records.indices.contains(scratch.symbols[symbol].owner)
+                && records[scratch.symbols[symbol].owner]?.constraint.relation == .lessThanOrEqual
+                && records[scratch.symbols[symbol].owner]?.constraint.strength.isRequired == true
+            #else
+            let misread = false
+            #endif
+            guard misread || scratch.reducedCosts[symbol].leading(costScales) == nil else { continue }
             if kind == .external && scratch.users.isEmpty(symbol) {
                 marked.insert(symbol)
                 continue

@@ -67,17 +67,33 @@ public struct CassowaryBackend: LayoutBackend {
                 solution: .budgetExceeded(variableCount: linear.variableCount),
                 statistics: SolveStatistics(iterations: solver.pivotCount, duration: ContinuousClock.now - start))
         }
+        #if LAYOUTBENCH_FAULTS
+        let merged = PlantedFault.isActive(.floatMergesNearPriorities) ? Self.levelsMergedByIntegralPart(linear.levels) : nil
+        func constraint(_ row: LinearRow<Double>) -> LinearConstraint {
+            var c = LinearConstraint(row)
+            if let merged, row.level > 0 { c.strength = Strength(level: merged[row.level - 1]) }
+            return c
+        }
+        #else
+        func constraint(_ row: LinearRow<Double>) -> LinearConstraint { LinearConstraint(row) }
+        #endif
         for row in linear.rows where row.isRequired {
             do {
-                let handle = try solver.addConstraint(LinearConstraint(row))
+                let handle = try solver.addConstraint(constraint(row))
                 keptRequired.append(row)
                 rowOfHandle[handle.id] = row
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
-                    if broken.isEmpty {
+                    #if LAYOUTBENCH_FAULTS
+                    let union = PlantedFault.isActive(.floatConflictUnion)
+                    #else
+                    let union = false
+                    #endif
+                    if broken.isEmpty || union {
                         let members = explanation.compactMap { rowOfHandle[$0.id] }
-                        conflict = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                        let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                        conflict = union ? Array(Set(conflict).union(found)).sorted() : found
                     }
                     broken.append(row.constraintIndex)
                 case .budgetExceeded:
@@ -89,7 +105,7 @@ public struct CassowaryBackend: LayoutBackend {
         }
         for row in linear.rows where !row.isRequired {
             do {
-                try solver.addConstraint(LinearConstraint(row))
+                try solver.addConstraint(constraint(row))
             } catch {
                 if error == .budgetExceeded { return exceeded() }
                 throw .internalFailure(backend: name, message: error.description)
@@ -146,6 +162,17 @@ public struct CassowaryBackend: LayoutBackend {
         }
         return members.map(\.constraintIndex)
     }
+
+    #if LAYOUTBENCH_FAULTS
+    /// For the planted fault: each level mapped to the first (strongest) level whose
+    /// priority has the same integral part.
+    static func levelsMergedByIntegralPart(_ levels: [Priority]) -> [Int] {
+        levels.indices.map { k in
+            let whole = levels[k].value.doubleValue.rounded(.down)
+            return (levels.firstIndex { $0.value.doubleValue.rounded(.down) == whole } ?? k) + 1
+        }
+    }
+    #endif
 
     static func isFeasible(_ rows: [LinearRow<Double>]) -> Bool {
         var solver = CassowarySolver()

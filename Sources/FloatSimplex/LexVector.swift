@@ -197,6 +197,15 @@ struct LexVector: Sendable, Hashable {
         return 0
     }
 
+    #if LAYOUTBENCH_FAULTS
+    /// The vector without its weakest level's entry (for a planted fault).
+    var withoutLastEntry: LexVector {
+        var out = LexVector()
+        for index in 0..<max(count - 1, 0) { out.append(self[index]) }
+        return out
+    }
+    #endif
+
     static func == (lhs: LexVector, rhs: LexVector) -> Bool { lhs.entries == rhs.entries }
 
     func hash(into hasher: inout Hasher) { hasher.combine(entries) }

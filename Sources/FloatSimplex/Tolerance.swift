@@ -1,3 +1,4 @@
+import BackendContract
 /// The epsilon policy: every threshold is a fixed relative precision times a scale that the
 /// solver tracks from its input, so a layout in points and the same layout in thousandths of
 /// a point are treated alike.
@@ -31,7 +32,12 @@ struct Tolerance: Sendable, Hashable {
     /// equality holds when its residual is within it.
     var feasibility: Double { Self.decision * valueScale * coefficientScale }
     /// A pivot element (or a ratio-test entry) smaller than this is treated as zero.
-    var pivot: Double { Self.decision * coefficientScale }
+    var pivot: Double {
+        #if LAYOUTBENCH_FAULTS
+        if PlantedFault.isActive(.floatPivotTolerance) { return 1e-3 * coefficientScale }
+        #endif
+        return Self.decision * coefficientScale
+    }
     /// Coefficients at or below this are removed from rows.
     var drop: Double { Self.residue * coefficientScale }
 

@@ -166,7 +166,8 @@ public struct FuzzCampaign: Sendable {
             }
         }
         var compared = comparator.compare(system, outcomes: outcomes)
-        compared += referenceFindings(system, outcomes: outcomes, certificate: certificate, redecide: redecide || !compared.isEmpty)
+        compared += referenceFindings(
+            system, outcomes: outcomes, certificate: certificate, redecide: redecide || !compared.isEmpty, seed: seed)
         var findings = compared.map { ($0, String?.none) }
         guard let oracle else { return findings }
         for backend in configuration.backends {
@@ -193,9 +194,10 @@ public struct FuzzCampaign: Sendable {
     }
 
     /// Findings against the exact reference itself (``ReferenceCheck``): its certificate on
-    /// every case, its determinacy decided again when `redecide`.
+    /// every case; its determinacy decided again, and a few determined unknowns checked on
+    /// the independently written optimal face, when `redecide`.
     func referenceFindings(
-        _ system: ConstraintSystem, outcomes: [BackendOutcome], certificate: SolutionCertificate?, redecide: Bool
+        _ system: ConstraintSystem, outcomes: [BackendOutcome], certificate: SolutionCertificate?, redecide: Bool, seed: UInt64
     ) -> [Finding] {
         guard let exact = configuration.reference as? ExactSimplexBackend,
               let outcome = outcomes.first(where: { $0.backend == exact.name }),
@@ -207,6 +209,9 @@ public struct FuzzCampaign: Sendable {
         if redecide {
             configuration.willSolve?(exact.name, nil)
             findings += check.redecisionFindings(system, result.solution, budget: configuration.budget)
+            if !findings.contains(where: { $0.kind == .ambiguityMismatch }) {
+                findings += check.faceFindings(system, result.solution, seed: seed)
+            }
         }
         return findings
     }

@@ -42,7 +42,13 @@ extension PerturbedSystem {
         var contributions = emptyContributions()
         var weights: [Int: Int] = [:]  // level i < k → its ν variable
         for i in 1..<k { weights[i] = program.variable() }
-        for (r, row) in rows.enumerated() {
+        // Rows whose multiplier may be zero (required rows, optional rows some perturbation
+        // makes active at x) and that have a private unknown drop out: their multiplier is zero.
+        let candidates = rows.indices.filter { r in
+            rows[r].isRequired ? kept.contains(rows[r].constraintIndex) : rows[r].level <= k
+        }
+        let participating = Set(peeled(candidates) { r in self.rows[r].isRequired || self.canBeActive(r, at: x) })
+        for (r, row) in rows.enumerated() where participating.contains(r) {
             if row.isRequired {
                 guard kept.contains(row.constraintIndex) else { continue }
                 let active = canBeActive(r, at: x)
@@ -97,7 +103,7 @@ extension PerturbedSystem {
         var contributions = emptyContributions()
         var normalisation: [(Int, Rational)] = []
         let constantReach = epsilon * scale
-        for r in selected {
+        for r in peeled(selected) {
             let row = rows[r]
             let (p, m) = addMultiplier(
                 r, positive: row.relation != .greaterThanOrEqual, negative: row.relation != .lessThanOrEqual,
@@ -116,6 +122,7 @@ extension PerturbedSystem {
     func canBeFeasible(_ selected: [Int]) -> ComplementarityProgram.Result {
         var program = ComplementarityProgram()
         var split: [Int: (Int, Int)] = [:]
+        let selected = peeled(selected)
         for r in selected {
             for term in rows[r].terms where split[term.variable] == nil {
                 let plus = program.variable(), minus = program.variable()
@@ -176,9 +183,22 @@ extension PerturbedSystem {
             return terms
         }
         var levelTerms = [[(Int, Rational)]](repeating: [], count: levelCount)
-        for (r, row) in rows.enumerated() where !row.terms.isEmpty {
+        // Rows with a private unknown (not v) drop out: the unknown absorbs a required
+        // equality, and makes an optional row's rate, hence its level's sum, anything at all.
+        let candidates = rows.indices.filter { r in
+            !rows[r].terms.isEmpty && (rows[r].isRequired
+                ? kept.contains(rows[r].constraintIndex) && canBeActive(r, at: x) && mustBeActive(r, at: x) : true)
+        }
+        let participating = Set(peeled(candidates, pinned: [v]))
+        var freeLevels = Set<Int>()
+        for r in candidates where !participating.contains(r) && !rows[r].isRequired {
+            // Its error's rate is anything, unless its error cannot change (a satisfied `>=` or `<=` side).
+            let d = residual(r, at: x)
+            let weighted = canBeActive(r, at: x) || (d.sign > 0 ? rows[r].relation != .greaterThanOrEqual : rows[r].relation != .lessThanOrEqual)
+            if weighted { freeLevels.insert(rows[r].level) }
+        }
+        for (r, row) in rows.enumerated() where participating.contains(r) {
             if row.isRequired {
-                guard kept.contains(row.constraintIndex), canBeActive(r, at: x), mustBeActive(r, at: x) else { continue }
                 // ã·h can be ≤ 0 (≤ rows), ≥ 0 (≥ rows), or both (equalities).
                 if row.relation != .greaterThanOrEqual { program.constrain(rate(r, sign: .one), .lessThanOrEqual, .zero) }
                 if row.relation != .lessThanOrEqual { program.constrain(rate(r, sign: -Rational.one), .lessThanOrEqual, .zero) }
@@ -202,7 +222,9 @@ extension PerturbedSystem {
                 levelTerms[row.level - 1] += [(qPlus, -wMinus), (qMinus, wMinus)]
             }
         }
-        for terms in levelTerms where !terms.isEmpty { program.constrain(terms, .equal, .zero) }
+        for (index, terms) in levelTerms.enumerated() where !terms.isEmpty && !freeLevels.contains(index + 1) {
+            program.constrain(terms, .equal, .zero)
+        }
         return program.solve()
     }
 

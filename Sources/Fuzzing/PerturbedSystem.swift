@@ -91,6 +91,40 @@ struct PerturbedSystem {
         }
     }
 
+    // MARK: Peeling
+
+    /// The rows of `selected` that remain after peeling, repeatedly, every row with a
+    /// *private* unknown: one that no other remaining row names (and that is not in
+    /// `pinned`). Such a row holds whatever the other unknowns are (its private unknown
+    /// absorbs it, its coefficient staying nonzero under any allowed perturbation), and in
+    /// any certificate of infeasibility or optimality its multiplier is zero (stationarity
+    /// at the private unknown). Layouts are mostly triangular, so peeling leaves only their
+    /// cycles and conflicts, and keeps the branch and bound small.
+    func peeled(_ selected: [Int], pinned: Set<Int> = [], removable: (Int) -> Bool = { _ in true }) -> [Int] {
+        var alive = Set(selected)
+        var occurrences: [Int: Int] = [:]
+        var rowsOf: [Int: [Int]] = [:]
+        for r in selected {
+            for term in rows[r].terms {
+                occurrences[term.variable, default: 0] += 1
+                rowsOf[term.variable, default: []].append(r)
+            }
+        }
+        var pending = selected
+        while let r = pending.popLast() {
+            guard alive.contains(r), removable(r) else { continue }
+            guard rows[r].terms.contains(where: { occurrences[$0.variable] == 1 && !pinned.contains($0.variable) }) else { continue }
+            alive.remove(r)
+            for term in rows[r].terms {
+                occurrences[term.variable, default: 1] -= 1
+                if occurrences[term.variable] == 1 {
+                    pending += (rowsOf[term.variable] ?? []).filter { alive.contains($0) }
+                }
+            }
+        }
+        return selected.filter { alive.contains($0) }
+    }
+
     // MARK: Multipliers
 
     /// The stationarity terms gathered per unknown: the LP variable, the row's coefficient

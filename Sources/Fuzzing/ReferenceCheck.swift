@@ -1,15 +1,20 @@
 import BackendContract
 import CertificateChecker
+import ExactArithmetic
 import ExactSimplex
 import Foundation
+import Generator
 import LayoutModel
 
 /// Checks the exact reference itself, so that a bug in the judge of every other backend
 /// does not go unnoticed: its certificate is verified by the independent
 /// ``CertificateChecker`` (the point, the broken list and its Farkas certificates, the
 /// conflict's infeasibility and irreducibility, every level's optimum), and its determined
-/// and ambiguous unknowns are decided again by the slow min/max method and compared.
-/// Every disagreement is a finding against the exact backend (verdict `wrong`).
+/// and ambiguous unknowns are decided again by the slow min/max method and compared; a few
+/// of the unknowns it calls determined are also minimised and maximised over the optimal
+/// face written independently (every level's error sum bounded by its optimum), in a
+/// program that shares nothing with the lexicographic phase. Every disagreement is a
+/// finding against the exact backend (verdict `wrong`).
 struct ReferenceCheck: Sendable {
     let exact: ExactSimplexBackend
     /// The same backend deciding determinacy with a min and a max LP per unknown.
@@ -53,5 +58,53 @@ struct ReferenceCheck: Sendable {
         return [Finding(
             kind: .ambiguityMismatch, backends: [exact.name, "exact min/max"],
             detail: "the min/max method finds \(falselyAmbiguous) determined and \(falselyDetermined) ambiguous, against the final-basis shortcut")]
+    }
+
+    /// At most this many determined unknowns per case are checked against the face program.
+    static let faceChecks = 4
+
+    /// Some unknowns the reference calls determined (chosen by `seed`), minimised and
+    /// maximised over the optimal face: the kept required rows, every optional row's
+    /// `d = p − n`, and each level's error sum at most its optimum.
+    func faceFindings(_ system: ConstraintSystem, _ solution: Solution, seed: UInt64) -> [Finding] {
+        guard solution.status != .budgetExceeded,
+              let optima = solution.exactObjective?.compactMap(Rational.init),
+              let values = solution.exactValues?.compactMap(Rational.init), values.count == system.variableCount
+        else { return [] }
+        let lowered = system.lowered(as: Rational.self)
+        guard optima.count == lowered.levels.count else { return [] }
+        var determined = (0..<system.variableCount).filter { !solution.ambiguous.contains(Unknown(variable: $0)) }
+        guard !determined.isEmpty else { return [] }
+        var random = SeededGenerator(seed: SplitMix64.mix(seed ^ 0xface))
+        random.shuffle(&determined)
+        var program = ExactLinearProgram()
+        for _ in 0..<system.variableCount { program.addVariable(.free) }
+        var levelSums = [[(variable: Int, coefficient: Rational)]](repeating: [], count: optima.count)
+        let broken = Set(solution.broken)
+        for row in lowered.rows {
+            let terms = row.terms.map { (variable: $0.variable, coefficient: $0.coefficient) }
+            if row.isRequired {
+                if !broken.contains(row.constraintIndex) { program.addConstraint(terms, row.relation, -row.constant) }
+                continue
+            }
+            let p = program.addVariable(.nonnegative), n = program.addVariable(.nonnegative)
+            program.addConstraint(terms + [(p, -Rational.one), (n, .one)], .equal, -row.constant)
+            if row.relation != .greaterThanOrEqual { levelSums[row.level - 1].append((p, .one)) }
+            if row.relation != .lessThanOrEqual { levelSums[row.level - 1].append((n, .one)) }
+        }
+        for (k, terms) in levelSums.enumerated() where !terms.isEmpty {
+            program.addConstraint(terms, .lessThanOrEqual, optima[k])
+        }
+        for v in determined.prefix(Self.faceChecks) {
+            for sign in [Rational.one, -Rational.one] {
+                guard case .optimal(let point, _) = program.minimize([v: sign]) else { continue }
+                if point[v] != values[v] {
+                    return [Finding(
+                        kind: .ambiguityMismatch, backends: [exact.name, "optimal-face program"],
+                        detail: "\(system.unknownName(Unknown(variable: v))) is called determined at \(values[v]), yet reaches \(point[v]) on the optimal face")]
+                }
+            }
+        }
+        return []
     }
 }

@@ -200,10 +200,15 @@ struct EchelonBasis {
         var isFree = Array(repeating: true, count: n)
         for pivot in pivots { isFree[pivot] = false }
         var undetermined = isFree
+        #if LAYOUTBENCH_FAULTS
+        let beforePivotOnly = PlantedFault.isActive(.gaussianFreeColumnsBeforePivot)
+        #else
+        let beforePivotOnly = false
+        #endif
         for (k, pivot) in pivots.enumerated() {
             let start = k * width
             values[pivot] = -entries[start + n]
-            undetermined[pivot] = (0..<n).contains { isFree[$0] && entries[start + $0] != 0 }
+            undetermined[pivot] = (0..<(beforePivotOnly ? pivot : n)).contains { isFree[$0] && entries[start + $0] != 0 }
         }
         return (values, undetermined.indices.filter { undetermined[$0] })
     }

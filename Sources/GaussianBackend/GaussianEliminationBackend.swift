@@ -131,7 +131,12 @@ public struct GaussianEliminationBackend: LayoutBackend {
             BackendResult(solution: .budgetExceeded(variableCount: linear.variableCount), statistics: statistics())
         }
 
-        var basis = EchelonBasis(variableCount: linear.variableCount, relativeTolerance: relativeTolerance)
+        #if LAYOUTBENCH_FAULTS
+        let tolerance = PlantedFault.isActive(.gaussianPivotTolerance) ? 1e-3 : relativeTolerance
+        #else
+        let tolerance = relativeTolerance
+        #endif
+        var basis = EchelonBasis(variableCount: linear.variableCount, relativeTolerance: tolerance)
         var broken: [Int] = []
         var conflict: [Int] = []
         for row in linear.rows {

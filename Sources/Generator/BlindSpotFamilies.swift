@@ -6,7 +6,7 @@ import LayoutModel
 enum BlindSpotFamilies {
     static let all: [Family] = [
         Family(name: "decimal-equalities", kind: .pathological,
-               rationale: "required equalities only, with multipliers that are not powers of two (0.1, 0.3, 0.7, 1.1, 0.3333333333) and a coupled pair per block: every product rounds in binary, and elimination must pivot on a rounded value",
+               rationale: "required equalities only, with multipliers that are not powers of two (0.1, 0.3, 0.7, 1.1, 0.3333333333) and a pair coupled both ways per block (determinant 0.79 or 1e-4): every product rounds in binary, and elimination must pivot on a rounded value",
                generate: decimalEqualities),
         Family(name: "bound-held-positions", kind: .pathological,
                rationale: "positions with no equality on them, held by a required upper bound that an optional constraint presses against, or meets exactly, at the optimum: determined, though only an inequality holds them",
@@ -21,8 +21,8 @@ enum BlindSpotFamilies {
                rationale: "widths with x, y >= 0, x <= 2y, y <= 2x and nothing else (pairs and triples): a cone whose apex is a degenerate vertex, ambiguous along its ray though every direction out of the apex is blocked by some row",
                generate: degenerateCones),
         Family(name: "degenerate-pivots", kind: .pathological,
-               rationale: "random linear programs with many homogeneous rows through one vertex (as in the cycling examples, but larger): long runs of degenerate pivots that reach the anti-cycling rules",
-               sizeNote: "views; each program takes 10-45 views",
+               rationale: "random linear programs with many homogeneous rows through one vertex, and Beale's and Kuhn's cycling examples: long runs of degenerate pivots that reach the anti-cycling rules",
+               sizeNote: "views; each program takes 10-45 views (a cycling example 16-20)",
                generate: degeneratePivots),
     ]
 
@@ -63,10 +63,12 @@ enum BlindSpotFamilies {
                 case 1 where count >= 3:
                     break  // its width is coupled with the next view's below
                 case 2:
-                    // A pair coupled both ways, determinant 1 − 0.3 × 0.7 = 0.79.
+                    // A pair coupled both ways: determinant 1 − 0.3 × 0.7 = 0.79, or
+                    // 1 − 1.01 × 0.99 = 1e-4 (well-posed, yet nearly dependent to a loose pivot tolerance).
                     let a = views[1]
-                    b.add(v, .width, .equal, a, .width, times: .decimal("0.3"), plus: .decimal(rng.element(of: decimalOffsets)))
-                    b.add(a, .width, .equal, v, .width, times: .decimal("0.7"), plus: .decimal(rng.element(of: decimalOffsets)))
+                    let (m, n) = rng.chance(0.5) ? ("0.3", "0.7") : ("1.01", "0.99")
+                    b.add(v, .width, .equal, a, .width, times: .decimal(m), plus: .decimal(rng.element(of: decimalOffsets)))
+                    b.add(a, .width, .equal, v, .width, times: .decimal(n), plus: .decimal(rng.element(of: decimalOffsets)))
                 default:
                     let source = views[rng.index(below: views.count)]
                     b.add(v, .width, .equal, source, .width, times: .decimal(rng.element(of: decimalMultipliers)),
@@ -234,6 +236,15 @@ enum BlindSpotFamilies {
         var copy = 0
         let coefficients = ["-3", "-2", "-1.5", "-1", "-0.5", "0", "0.5", "1", "1.5", "2", "3"]
         repeat {
+            if rng.chance(0.5) {
+                // A cycling example in textbook form: Beale's leads the exact backend's
+                // Dantzig pricing into a degenerate run long enough to bring in Bland's rule.
+                let example = rng.element(of: TextbookLinearProgram.cyclingExamples)
+                example.encode(into: &b, prefix: "lp\(copy)_", rowOrder: Array(example.rows.indices),
+                               objectivePriority: rng.optionalPriority())
+                copy += 1
+                continue
+            }
             // Near the requested size, a small program, so that the last one does not overshoot.
             let small = size - b.viewCount < 30
             let n = small ? 3 : rng.int(in: 3...5)

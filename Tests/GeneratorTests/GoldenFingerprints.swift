@@ -40,10 +40,10 @@ let goldenFingerprints: [String: UInt64] = [
     "table-cells-rtl": 0x84E5A4644A7E1037,
     "weak-crowd": 0xDA075A380C96D45B,
     // Added with the blind-spot families (appended to Families.all; no existing output changed).
-    "decimal-equalities": 0xE7D6D1843CC0E5F3,
+    "decimal-equalities": 0x04198F93232BB936,
     "bound-held-positions": 0xF42EE19E9D768E55,
     "near-equal-priorities": 0x734F991F64FE1028,
     "multi-route-conflicts": 0xCE57E25BA668BC51,
     "degenerate-cones": 0x6E8DB9E17A996F00,
-    "degenerate-pivots": 0xF6BE8A5C9A505285,
+    "degenerate-pivots": 0x68815D641897340F,
 ]
