@@ -543,7 +543,12 @@ public struct CassowarySolver: Sendable {
         originalTerms -= record.count
         recordGarbage += record.count
         // Costs first: a pivot below would otherwise carry them into the objective.
-        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].costLevel != 0 {
+        #if LAYOUTBENCH_FAULTS
+        let keepsCost = PlantedFault.isActive(.incrementalRemovalKeepsErrorCost)
+        #else
+        let keepsCost = false
+        #endif
+        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].costLevel != 0 && !keepsCost {
             let cost = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
             if tableau.symbols[symbol].isBasic {
                 let reduced = tableau.reduce(symbol)
@@ -696,6 +701,9 @@ public struct CassowarySolver: Sendable {
         tableau.tolerance.include(value: value)
         let marker = record.marker
         tableau.shift(marker, by: delta)
+        #if LAYOUTBENCH_FAULTS
+        if PlantedFault.isActive(.incrementalSuggestSkipsOptimize) { return }
+        #endif
         do {
             if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
             if !tableau.candidates.isEmpty { try optimize() }

@@ -469,7 +469,12 @@ struct Tableau: Sendable {
     /// column index (as sets), lists and scales.
     mutating func rollBack(to checkpoint: Checkpoint) {
         journaling = false
-        while journalLength > 0 {
+        #if LAYOUTBENCH_FAULTS
+        let kept = PlantedFault.isActive(.incrementalRollbackKeepsEntry) ? 1 : 0
+        #else
+        let kept = 0
+        #endif
+        while journalLength > kept {
             journalLength -= 1
             switch journal[journalLength] {
             case .row(let symbol, let start, let count, let constant, let wasBasic, let oldRank):
