@@ -79,17 +79,21 @@ extension CassowarySolver {
     }
 
     /// The variables that move, `variable` among them, when a probe at `probeLevel` (weaker
-    /// than every level in use) pulls `variable` up, then down, by `max(1, |value|)`; empty
-    /// when it moves neither way beyond the feasibility tolerance.
+    /// than every level in use) pulls `variable` up, then down, by the larger of 1, its value
+    /// and the system's value scale; empty when it moves neither way by more than the
+    /// feasibility tolerance and a millionth of the pull.
     ///
     /// A constraint weaker than all others cannot buy a better value at any stronger level,
     /// so the probe moves only along the lexicographically optimal set: a move shows the
-    /// variable is not determined. Each probe works on a copy; the solver is unchanged.
+    /// variable is not determined. A move within the tolerances is not one: where values
+    /// reach 1e9, an equality whose sides differ by 1 already holds to the solver, and
+    /// sliding along such slack is no freedom of the layout. Each probe works on a copy; the
+    /// solver is unchanged.
     public func movesOnOptimalSet(_ variable: Variable, probeLevel: Int) -> [Variable] {
         guard symbol(of: variable) != nil else { return [variable] }
         let current = value(of: variable)
-        let step = max(1, abs(current))
-        let threshold = tableau.tolerance.feasibility
+        let step = max(1, abs(current), tableau.tolerance.valueScale)
+        let threshold = max(tableau.tolerance.feasibility, 1e-6 * step)
         for (relation, target) in [(Relation.greaterThanOrEqual, current + step), (.lessThanOrEqual, current - step)] {
             var probe = self
             guard (try? probe.addConstraint(LinearConstraint(
