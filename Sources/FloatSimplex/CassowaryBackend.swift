@@ -85,16 +85,17 @@ public struct CassowaryBackend: LayoutBackend {
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
+                    if broken.isEmpty {
+                        let members = explanation.compactMap { rowOfHandle[$0.id] }
+                        conflict = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                    }
                     #if LAYOUTBENCH_FAULTS
-                    let union = PlantedFault.isActive(.floatConflictUnion)
-                    #else
-                    let union = false
-                    #endif
-                    if broken.isEmpty || union {
+                    if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
                         let members = explanation.compactMap { rowOfHandle[$0.id] }
                         let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
-                        conflict = union ? Array(Set(conflict).union(found)).sorted() : found
+                        conflict = Array(Set(conflict).union(found)).sorted()
                     }
+                    #endif
                     broken.append(row.constraintIndex)
                 case .budgetExceeded:
                     return exceeded()

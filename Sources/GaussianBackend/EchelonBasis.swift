@@ -202,13 +202,15 @@ struct EchelonBasis {
         var undetermined = isFree
         #if LAYOUTBENCH_FAULTS
         let beforePivotOnly = PlantedFault.isActive(.gaussianFreeColumnsBeforePivot)
-        #else
-        let beforePivotOnly = false
         #endif
         for (k, pivot) in pivots.enumerated() {
             let start = k * width
             values[pivot] = -entries[start + n]
-            undetermined[pivot] = (0..<(beforePivotOnly ? pivot : n)).contains { isFree[$0] && entries[start + $0] != 0 }
+            var columns = n
+            #if LAYOUTBENCH_FAULTS
+            if beforePivotOnly { columns = pivot }
+            #endif
+            undetermined[pivot] = (0..<columns).contains { isFree[$0] && entries[start + $0] != 0 }
         }
         return (values, undetermined.indices.filter { undetermined[$0] })
     }
