@@ -85,8 +85,9 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     }
 
     /// The minimum leading and trailing margins UIKit gives a view controller's root view
-    /// (`systemMinimumLayoutMargins`): 16 on narrow iPhones, 20 from 414 points up.
+    /// (`systemMinimumLayoutMargins`): 16 on narrow views, 20 from 400 points up (the
+    /// corpus has a 400-point freeform scene laid out with 20).
     public func systemMinimumSideMargin(forWidth width: Double) -> Double {
-        width >= 414 ? 20 : 16
+        width >= 400 ? 20 : 16
     }
 }

@@ -115,7 +115,13 @@ struct IBViewReader {
         if let w = node["placeholderIntrinsicWidth"], let h = node["placeholderIntrinsicHeight"] {
             view.placeholderIntrinsic = AxisPair(horizontal: try intrinsicMetric(node, w), vertical: try intrinsicMetric(node, h))
         }
-        if node.name == "stackView" { view.stack = try stackProperties(node) }
+        if node.name == "stackView" {
+            view.stack = try stackProperties(node)
+            // IB lays a stack view with explicit margins out relative to them.
+            if node.child("edgeInsets", key: "layoutMargins") != nil || node.child("directionalEdgeInsets", key: "directionalLayoutMargins") != nil {
+                view.stack?.marginsRelative = true
+            }
+        }
         view.font = font(of: node)
         if view.imageName == nil, node.name == "button" {
             view.imageName = node.children("state").first { $0["key"] == "normal" }?["image"]
@@ -285,7 +291,8 @@ struct IBViewReader {
         }
         return IBStackProperties(
             vertical: vertical, distribution: distribution, alignment: alignment,
-            spacing: node["spacing"] == nil ? (platform == .iOS ? 0 : 8) : try number(node, "spacing"),
+            // `spacingType="standard"` is UIStackView.spacingUseSystem: 8 between views.
+            spacing: node["spacingType"] == "standard" ? 8 : node["spacing"] == nil ? (platform == .iOS ? 0 : 8) : try number(node, "spacing"),
             baselineRelative: node.flag("baselineRelativeArrangement") == true,
             marginsRelative: node.flag("layoutMarginsRelativeArrangement") == true,
             stackHugging: hugging.map { (horizontal: $0.0, vertical: $0.1) })

@@ -59,7 +59,14 @@ struct LayoutEnvironment {
         let id = controller["id"] ?? ""
         if scenes.embedded.contains(id) { return SimulatedBars(top: 0, bottom: 0) }
         var top = 0.0
-        if controller.child(key: "simulatedStatusBarMetrics")?.name != "nil" { top += device.statusBar }
+        // The status bar: a notch is always unsafe; on other iPhones, Xcode 10.2 and later
+        // (tools version 14400 and up) simulate it only where the file asks for it.
+        switch controller.child(key: "simulatedStatusBarMetrics")?.name {
+        case "nil"?: break
+        case "simulatedStatusBarMetrics"?: top += device.statusBar
+        default:
+            if device.homeIndicator > 0 || document.toolsVersion < 14400 { top += device.statusBar }
+        }
         switch controller.child(key: "simulatedTopBarMetrics") {
         case let bar? where bar.name == "simulatedNavigationBarMetrics":
             top += bar.flag("prompted") == true ? 74 : 44
@@ -82,8 +89,13 @@ struct LayoutEnvironment {
     var rootSafeAreaInsets: IBInsets {
         guard candidate.kind == .sceneView, !device.isMac else { return .zero }
         let bars = simulatedBars
-        let screenHeight = device.isLandscape ? device.screenWidth : device.screenHeight
+        // A freeform scene taller than the device is its own screen.
+        let screenHeight = max(device.isLandscape ? device.screenWidth : device.screenHeight, rootFrame.maxY)
         var screenY = rootFrame.y
+        // Below an opaque navigation bar the view starts under the bars.
+        if candidate.controller?.child(key: "simulatedTopBarMetrics")?.flag("translucent") == false {
+            screenY = max(screenY, bars.top)
+        }
         if screenY == 0 && bars.top > 0 && rootFrame.height < screenHeight {
             let belowTop = screenHeight - bars.top
             if rootFrame.height == belowTop || rootFrame.height == belowTop - (bars.bottom - device.homeIndicator) {
@@ -112,8 +124,10 @@ struct LayoutEnvironment {
     /// - a view controller's root view: its explicit margins or none, at least the system
     ///   minimum (16 points leading and trailing on narrow iPhones, 20 from 414 points
     ///   wide, 0 top and bottom), plus the safe-area insets;
-    /// - a table view cell's content view: 11 top and bottom, the system minimum at the sides
-    ///   (it preserves the cell's margins, which follow the table's);
+    /// - a table view cell's content view: 11 top and bottom (15 in grouped tables from iOS 14
+    ///   on; 8 all round before iOS 11), at the sides the cell's margins where the content view
+    ///   reaches them (it preserves them): the table's system minimum, or 15 for a cell alone
+    ///   in a xib;
     /// - any other view: its explicit margins or UIView's 8, raised where it preserves its
     ///   superview's margins and lies inside them, and by its own safe-area insets.
     /// AppKit views have no layout margins; their items keep the format's default.
@@ -122,7 +136,10 @@ struct LayoutEnvironment {
         for index in assembly.items.indices {
             guard let view = assembly.items[index].view else { continue }
             var m = view.layoutMargins ?? IBInsets(top: 8, left: 8, bottom: 8, right: 8)
-            let side = device.systemMinimumSideMargin(forWidth: device.isLandscape ? device.screenHeight : device.screenWidth)
+            // The root's own width decides (a freeform scene, a table's cells).
+            let side = device.systemMinimumSideMargin(forWidth: candidate.kind == .cellContentView
+                ? (candidate.table?.child("rect", key: "frame")?["width"].flatMap(Double.init) ?? rootFrame.width)
+                : rootFrame.width)
             let legacy = isLegacyLayout
             if index == 0 {
                 switch candidate.kind {
@@ -139,8 +156,17 @@ struct LayoutEnvironment {
                 case .cellContentView where view.element == "tableViewCellContentView" && legacy:
                     m = view.layoutMargins ?? IBInsets(top: 8, left: 8, bottom: 8, right: 8)
                 case .cellContentView where view.element == "tableViewCellContentView":
-                    let own = view.layoutMargins ?? IBInsets(top: 11, left: 8, bottom: 11, right: 8)
-                    m = IBInsets(top: own.top, left: max(own.left, side), bottom: own.bottom, right: max(own.right, side))
+                    // Grouped tables of iOS 14 and later pad their cells more (the corpus's
+                    // files from Xcode 12 on show 15).
+                    let grouped = ["grouped", "insetGrouped"].contains(candidate.table?["style"] ?? "") && document.toolsVersion >= 17000
+                    let vertical = grouped ? 15.0 : 11.0
+                    let own = view.layoutMargins ?? IBInsets(top: vertical, left: 8, bottom: vertical, right: 8)
+                    // The content view preserves the cell's side margins where it reaches
+                    // them: the table's (the system minimum), or a lone cell's own 15.
+                    let cellSide = candidate.table == nil ? 15 : side
+                    let cellWidth = candidate.cell?.child("rect", key: "frame")?["width"].flatMap(Double.init) ?? rootFrame.width
+                    m = IBInsets(top: own.top, left: max(own.left, cellSide - rootFrame.x), bottom: own.bottom,
+                                 right: max(own.right, cellSide - (cellWidth - rootFrame.maxX)))
                 default:
                     break
                 }

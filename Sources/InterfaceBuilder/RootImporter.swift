@@ -88,10 +88,12 @@ struct RootImporter {
         var sources: [String: String] = [:]
         var misplaced: [String] = []
         var ambiguous: [String] = []
-        for item in assembly.items.dropFirst() {
+        for (index, item) in assembly.items.enumerated().dropFirst() {
             let meaningful = item.hasExpectedFrame && item.view.map { !$0.isMisplaced && !$0.isAmbiguous } ?? false
             if meaningful, let frame = item.storedLocal {
-                expected[item.name] = frame.components.map { $0 }
+                var components: [Double?] = frame.components.map { $0 }
+                if let axis = hiddenArrangedAxis[index] { components[axis == .horizontal ? 0 : 1] = nil }
+                expected[item.name] = components
             } else {
                 expected[item.name] = [nil, nil, nil, nil]
             }
@@ -187,6 +189,8 @@ struct RootImporter {
     }
 
     var guideItems: [(item: Int, guide: IBLayoutGuide)] = []
+    /// Hidden arranged views and their stack's axis: their position along it is not compared.
+    var hiddenArrangedAxis: [Int: Attribute.Axis] = [:]
 
     // MARK: Item properties
 
@@ -523,6 +527,7 @@ struct RootImporter {
         for index in assembly.items.indices.dropFirst() {
             guard let view = assembly.items[index].view, let stack = view.stack else { continue }
             let arranged = view.subviews.compactMap { sub in itemOfID[sub.id].map { (item: $0, hidden: sub.isHidden) } }
+            for a in arranged where a.hidden { hiddenArrangedAxis[a.item] = stack.vertical ? .vertical : .horizontal }
             var lowering = StackViewLowering(stack: index, properties: stack, arranged: arranged, platform: platform)
             lowering.lower(into: &assembly)
             for message in lowering.notes { note(.modelled, view.id, message) }

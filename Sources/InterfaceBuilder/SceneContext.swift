@@ -35,6 +35,9 @@ struct SceneContext: Sendable {
             controllers(in: scene, into: &list)
             guard let controller = list.first, let id = controller["id"] else { continue }
             kinds[id] = controller.name
+            // Bars the file sets explicitly pass on to what the controller shows, as IB infers.
+            if controller.child(key: "simulatedTopBarMetrics")?.name == "simulatedNavigationBarMetrics" { inNavigation.insert(id) }
+            if controller.child(key: "simulatedBottomBarMetrics")?.name == "simulatedTabBarMetrics" { inTabBar.insert(id) }
             var found: [XMLElementNode] = []
             segues(in: scene, into: &found)
             for s in found {

@@ -19,8 +19,10 @@ import LayoutModel
 ///   inside the stack (`top >=`, `bottom <=`) and let the stack hug the tallest view
 ///   (`height <= 0` at priority 49, UIStackView's canvas fit; NSStackView's own hugging
 ///   priority on macOS);
-/// - hidden arranged views collapse: their width is 0 and the spacing after them (or before
-///   them, when no visible view follows) is 0.
+/// - hidden arranged views leave the arrangement: their width is 0, the canvas and the
+///   spacing skip them, they are aligned across the axis like the others, and along it they
+///   are held at the stack's leading edge at priority 1 (where UIStackView leaves them is
+///   not specified; IB stores them at either end, so that position is not compared).
 struct StackViewLowering {
     let stack: Int
     let properties: IBStackProperties
@@ -56,9 +58,6 @@ struct StackViewLowering {
         let cross = self.cross
         let canvasLeading = p.marginsRelative ? axis.leadingMargin : axis.leading
         let canvasTrailing = p.marginsRelative ? axis.trailingMargin : axis.trailing
-        let crossLeading = p.marginsRelative ? cross.leadingMargin : cross.leading
-        let crossTrailing = p.marginsRelative ? cross.trailingMargin : cross.trailing
-        let crossCenter: Attribute = p.marginsRelative ? (p.vertical ? .centerXWithinMargins : .centerYWithinMargins) : cross.center
         let fitPriority: (axis: Priority, cross: Priority) = {
             if let hugging = p.stackHugging {
                 return p.vertical ? (hugging.vertical, hugging.horizontal) : (hugging.horizontal, hugging.vertical)
@@ -82,27 +81,34 @@ struct StackViewLowering {
             notes.append("NSStackView lowered like UIStackView, with its hugging priorities for the fit")
         }
 
-        // Canvas connections along the axis.
+        // Hidden views leave the arrangement: no width, no spacing. Their place along the axis
+        // is not UIStackView's concern; they are held at the start at the lowest priority
+        // (another constraint may place them), and their stored position there is not compared.
         let views = arranged.map(\.item)
-        assembly.add(id: "\(name)_canvas_start", (views[0], axis.leading), .equal, (stack, canvasLeading))
-        assembly.add(id: "\(name)_canvas_end", (stack, canvasTrailing), .equal, (views[views.count - 1], axis.trailing))
-
-        // Spacing between consecutive arranged views; hidden ones collapse.
-        let visibleAfter: [Bool] = arranged.indices.map { i in arranged[(i + 1)...].contains { !$0.hidden } }
-        let spacingRelation: Relation = (distribution == .equalSpacing || distribution == .equalCentering) ? .greaterThanOrEqual : .equal
-        for i in 0..<(views.count - 1) {
-            let gap = !arranged[i].hidden && visibleAfter[i] ? p.spacing : 0
-            let (before, after): (Attribute, Attribute) = p.vertical && p.baselineRelative
-                ? (.lastBaseline, .firstBaseline) : (axis.trailing, axis.leading)
-            assembly.add(id: "\(name)_spacing\(i + 1)", (views[i + 1], after), spacingRelation, (views[i], before),
-                         constant: NumericLiteral(RootImporter.rounded(gap)))
-        }
         for (i, a) in arranged.enumerated() where a.hidden {
             assembly.add(id: "\(name)_hiding\(i + 1)", (a.item, axis.size), .equal, nil)
+            assembly.add(id: "\(name)_hidden_place\(i + 1)", (a.item, axis.leading), .equal, (stack, canvasLeading), priority: Priority(1))
+        }
+        let visible = arranged.filter { !$0.hidden }.map(\.item)
+        guard let firstVisible = visible.first, let lastVisible = visible.last else {
+            assembly.add(id: "\(name)_empty_\(axis.size.rawValue)", (stack, axis.size), .lessThanOrEqual, nil, priority: fitPriority.axis)
+            notes.append("every arranged view is hidden: the stack hugs to zero length")
+            alignCrossAxis(views, into: &assembly)
+            return
+        }
+
+        // Canvas connections along the axis, and spacing between consecutive visible views.
+        assembly.add(id: "\(name)_canvas_start", (firstVisible, axis.leading), .equal, (stack, canvasLeading))
+        assembly.add(id: "\(name)_canvas_end", (stack, canvasTrailing), .equal, (lastVisible, axis.trailing))
+        let spacingRelation: Relation = (distribution == .equalSpacing || distribution == .equalCentering) ? .greaterThanOrEqual : .equal
+        for i in 0..<(visible.count - 1) {
+            let (before, after): (Attribute, Attribute) = p.vertical && p.baselineRelative
+                ? (.lastBaseline, .firstBaseline) : (axis.trailing, axis.leading)
+            assembly.add(id: "\(name)_spacing\(i + 1)", (visible[i + 1], after), spacingRelation, (visible[i], before),
+                         constant: NumericLiteral(RootImporter.rounded(p.spacing)))
         }
 
         // Distribution.
-        let visible = arranged.filter { !$0.hidden }.map(\.item)
         switch distribution {
         case .fill, .gravityAreas:
             break
@@ -147,7 +153,18 @@ struct StackViewLowering {
             }
         }
 
-        // Alignment across the axis.
+        alignCrossAxis(views, into: &assembly)
+    }
+
+    /// Alignment across the axis, for every arranged view (hidden ones too).
+    private mutating func alignCrossAxis(_ views: [Int], into assembly: inout LayoutAssembly) {
+        let name = assembly.items[stack].name
+        let p = properties
+        let cross = self.cross
+        let crossLeading = p.marginsRelative ? cross.leadingMargin : cross.leading
+        let crossTrailing = p.marginsRelative ? cross.trailingMargin : cross.trailing
+        let crossCenter: Attribute = p.marginsRelative ? (p.vertical ? .centerXWithinMargins : .centerYWithinMargins) : cross.center
+        let fitPriority = p.stackHugging.map { p.vertical ? $0.horizontal : $0.vertical } ?? Priority(49)
         switch p.alignment {
         case .fill:
             for v in views {
@@ -181,7 +198,7 @@ struct StackViewLowering {
                     assembly.add(id: "\(name)_inside_end", (stack, crossTrailing), .greaterThanOrEqual, (v, cross.trailing))
                 }
             }
-            assembly.add(id: "\(name)_canvas_fit", (stack, cross.size), .lessThanOrEqual, nil, priority: fitPriority.cross)
+            assembly.add(id: "\(name)_canvas_fit", (stack, cross.size), .lessThanOrEqual, nil, priority: fitPriority)
         }
     }
 }

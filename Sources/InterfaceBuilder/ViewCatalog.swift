@@ -84,9 +84,10 @@ enum ViewCatalog {
 
     /// Alignment-rect insets (top, left, bottom, right) of AppKit controls: Auto Layout
     /// places the alignment rectangle; the frame IB stores is larger by these insets.
-    /// Values are those the corpus's files show: Xcode before 15 stores push buttons and
-    /// pop-up buttons with their bezel's shadow outside the alignment rectangle; Xcode 15 and
-    /// later (tools version 22000 and up) store the alignment rectangle itself.
+    /// Values are those the corpus's own constraints show (docs/interface-builder.md): the
+    /// bezel's shadow of push buttons and pop-up buttons lies outside the alignment rectangle
+    /// in files of Xcode 11 and before (tools version below 17000) and of Xcode 12–14 (below
+    /// 22000, slightly different); Xcode 15 and later store the alignment rectangle itself.
     static func alignmentInsets(of view: IBView, platform: IBPlatform, toolsVersion: Double) -> IBInsets {
         guard platform == .macOS else {
             // UIKit controls whose frame IB stores larger than what they align: the corpus's
@@ -99,33 +100,28 @@ enum ViewCatalog {
             }
         }
         let cell = view.node.child(key: "cell")
-        if view.element == "box" && view.node["boxType"] == "separator" {
-            // A separator's frame is 5 points across its line, which is what it aligns.
-            return view.node.child("rect", key: "frame").flatMap { r -> IBInsets? in
-                guard let w = r["width"].flatMap(Double.init), let h = r["height"].flatMap(Double.init) else { return nil }
-                return w >= h ? IBInsets(top: 2, left: 0, bottom: 2, right: 0) : IBInsets(top: 0, left: 2, bottom: 0, right: 2)
-            } ?? .zero
-        }
-        if toolsVersion >= 22000 && ["button", "popUpButton"].contains(view.element) { return .zero }
+        let bigSur = toolsVersion >= 17000
+        let current = toolsVersion >= 22000
         switch view.element {
+        case "box" where view.node["boxType"] == "separator":
+            // A separator's frame is 5 points across its line, which is what it aligns.
+            guard let r = view.node.child("rect", key: "frame"), let w = r["width"].flatMap(Double.init),
+                  let h = r["height"].flatMap(Double.init) else { return .zero }
+            return w >= h ? IBInsets(top: 2, left: 0, bottom: 2, right: 0) : IBInsets(top: 0, left: 2, bottom: 0, right: 2)
         case "button":
             switch (cell?["type"], cell?["bezelStyle"], cell?["controlSize"]) {
             case ("push"?, "rounded"?, nil), ("push"?, "rounded"?, "regular"?):
-                return IBInsets(top: 4, left: 6, bottom: 7, right: 6)
-            case ("push"?, "rounded"?, "large"?):
-                return IBInsets(top: 2, left: 6, bottom: 2, right: 6)
-            case ("push"?, "rounded"?, "small"?):
-                return IBInsets(top: 4, left: 5, bottom: 6, right: 5)
-            case ("check"?, _, _), ("radio"?, _, _):
-                return IBInsets(top: 2, left: 2, bottom: 2, right: 0)
-            case ("help"?, _, _):
-                return IBInsets(top: 2, left: 2, bottom: 3, right: 2)
+                return current ? .zero : IBInsets(top: 4, left: 6, bottom: 7, right: 6)
+            case ("smallSquare"?, "smallSquare"?, _):
+                return current ? IBInsets(top: 1, left: 0, bottom: 1, right: 0) : .zero
             default:
                 return .zero
             }
-        case "popUpButton":
-            if cell?["bezelStyle"] == "rounded" { return IBInsets(top: 2, left: 3, bottom: 4, right: 3) }
-            return .zero
+        case "popUpButton" where cell?["bezelStyle"] == "rounded":
+            if current { return .zero }
+            return bigSur ? IBInsets(top: 1, left: 3, bottom: 4, right: 4) : IBInsets(top: 1, left: 2, bottom: 3, right: 3)
+        case "progressIndicator" where view.node["style"] != "spinning" && !bigSur:
+            return IBInsets(top: 1, left: 0, bottom: 1, right: 0)
         case "textField", "secureTextField":
             // Borderless labels draw their text 2 points inside the frame on each side.
             if cell?["borderStyle"] == nil && cell?.flag("bordered") != true && cell?.flag("bezeled") != true {
