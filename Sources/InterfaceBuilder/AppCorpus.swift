@@ -41,7 +41,11 @@ public enum AppCorpus {
                     if let solution = solve(layout.system) {
                         let agreement = FrameAgreement(layout: layout, solution: solution)
                         r.agrees = agreement.agrees
-                        if !agreement.agrees { r.mismatches = Array(agreement.mismatches.prefix(4)) }
+                        if !agreement.agrees {
+                            r.mismatches = Array(agreement.mismatches.prefix(4))
+                            let stale = layout.constraintsBrokenByStoredFrames
+                            if !stale.isEmpty { r.brokenByStoredFrames = stale }
+                        }
                     } else {
                         r.agrees = false
                         r.mismatches = ["the solver gave no solution"]
@@ -106,6 +110,9 @@ public struct AppsManifest: Codable, Sendable, Hashable {
         public var agrees: Bool?
         /// The first differences, when it does not agree.
         public var mismatches: [String]?
+        /// Required constraints of the file that the stored frames break (the file is stale,
+        /// or UIKit broke another constraint than the format's rule picks).
+        public var brokenByStoredFrames: [String]?
         /// Why a root does not agree: an approximation of the importer, or a stale file
         /// (written by hand; kept when the manifest is regenerated).
         public var explanation: String?

@@ -13,15 +13,19 @@ public enum PixelRounding {
     }
 
     /// `[x, y, width, height]` with x, y, maxX and maxY rounded to multiples of 1/scale.
-    public static func round(_ frame: [Double], scale: Double) -> [Double] {
+    /// With `halvesUpward`, a half on the y axis goes to the smaller y (up the screen).
+    public static func round(_ frame: [Double], scale: Double, halvesUpward: Bool = false) -> [Double] {
         guard frame.count == 4, scale > 0 else { return frame }
+        func ry(_ v: Double) -> Double {
+            halvesUpward ? (v * scale - 0.5).rounded(.up) / scale : round(v, scale: scale)
+        }
         let x = round(frame[0], scale: scale)
-        let y = round(frame[1], scale: scale)
-        return [x, y, round(frame[0] + frame[2], scale: scale) - x, round(frame[1] + frame[3], scale: scale) - y]
+        let y = ry(frame[1])
+        return [x, y, round(frame[0] + frame[2], scale: scale) - x, ry(frame[1] + frame[3]) - y]
     }
 
-    /// Every item's frame relative to its parent after rounding in root coordinates, from the
-    /// root-coordinate frames of the items (`system.frames(values:global: true)`).
+    /// UIKit: every item's frame relative to its parent after rounding in root coordinates,
+    /// from the root-coordinate frames of the items (`system.frames(values:global: true)`).
     public static func roundedFrames(of system: ConstraintSystem, globalFrames: [[Double]], scale: Double) -> [[Double]] {
         let rounded = globalFrames.map { round($0, scale: scale) }
         return system.items.indices.dropFirst().map { index in
@@ -29,6 +33,18 @@ public enum PixelRounding {
             guard let parent = system.items[index].parent, parent > 0 else { return frame }
             let origin = rounded[parent - 1]
             return [frame[0] - origin[0], frame[1] - origin[1], frame[2], frame[3]]
+        }
+    }
+
+    /// IB for macOS: it lays out on the Mac's own grid and stores each frame in whole points
+    /// in its superview's coordinates, rounding halves up there, and AppKit's y grows upwards
+    /// unless the superview is flipped (the corpus shows a button at y 5.5 stored at 5 under
+    /// a plain view, a label at 0.5 stored at 1 in a flipped table cell view).
+    /// `upwardItems` are the items whose superview is not flipped.
+    public static func appKitFrames(of system: ConstraintSystem, localFrames: [[Double]], scale: Double,
+                                    upwardItems: Set<Int>) -> [[Double]] {
+        system.items.indices.dropFirst().map { index in
+            round(localFrames[index - 1], scale: scale, halvesUpward: upwardItems.contains(index))
         }
     }
 }
@@ -58,8 +74,15 @@ public struct FrameAgreement: Sendable, Hashable {
             mismatches = ["\(solution.values.count) values for \(system.variableCount) unknowns"]
             return
         }
-        let global: [[Double]] = system.frames(values: solution.values, global: true)
-        let frames = PixelRounding.roundedFrames(of: system, globalFrames: global, scale: layout.device.scale)
+        let frames: [[Double]]
+        if layout.platform == .macOS {
+            let upward = Set(system.items.indices.filter { layout.yUpItems.contains(system.items[$0].name) })
+            frames = PixelRounding.appKitFrames(of: system, localFrames: system.frames(values: solution.values, global: false),
+                                                scale: layout.device.scale, upwardItems: upward)
+        } else {
+            frames = PixelRounding.roundedFrames(of: system, globalFrames: system.frames(values: solution.values, global: true),
+                                                 scale: layout.device.scale)
+        }
         let names = ["x", "y", "width", "height"]
         for index in 1..<system.items.count {
             let name = system.items[index].name

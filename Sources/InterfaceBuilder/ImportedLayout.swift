@@ -48,10 +48,42 @@ public struct ImportedLayout: Sendable {
     /// (synthesized items, guides, views IB marks misplaced or ambiguous).
     public var expectedFrames: [String: [Double?]]
     public var notes: [ImportNote]
+    /// The frames IB stored, in the root's coordinates (alignment rectangles, y down), for
+    /// the items that have one; used to tell a stale file from an approximation.
+    public var storedGlobalFrames: [String: [Double]]
+    /// macOS items whose superview is not flipped (AppKit measures their y upwards), for
+    /// rounding as IB does.
+    public var yUpItems: Set<String>
     /// IDs of views IB marks `misplaced="YES"` (stored frame differs from the constraints).
     public var misplacedViews: [String]
     /// IDs of views IB marks `ambiguous="YES"`.
     public var ambiguousViews: [String]
+
+    /// The file's required constraints (`ib_…`) that the stored frames break by more than a
+    /// pixel (rounding of stored frames aside): the file is stale, or UIKit broke one of them.
+    public var constraintsBrokenByStoredFrames: [String] {
+        let tolerance = 1 / device.scale + 1e-6
+        var values = [Double](repeating: .nan, count: system.variableCount)
+        for (index, item) in system.items.enumerated().dropFirst() {
+            guard let frame = storedGlobalFrames[item.name] else { continue }
+            for k in 0..<4 { values[4 * (index - 1) + k] = frame[k] }
+        }
+        var broken: [String] = []
+        let lowered = system.lowered(as: Double.self)
+        for row in lowered.rows where row.isRequired {
+            let name = system.constraintName(row.constraintIndex)
+            guard name.hasPrefix("ib_"), row.terms.allSatisfy({ !values[$0.variable].isNaN }) else { continue }
+            let d = row.value(at: values)
+            let violated: Bool
+            switch row.relation {
+            case .equal: violated = abs(d) > tolerance
+            case .lessThanOrEqual: violated = d > tolerance
+            case .greaterThanOrEqual: violated = d < -tolerance
+            }
+            if violated { broken.append("\(name) by \(Self.number((d * 1000).rounded() / 1000))") }
+        }
+        return broken
+    }
 
     /// True when Xcode itself marks a view of this root misplaced or ambiguous: the stored
     /// frames are then not an answer of the constraints.

@@ -98,6 +98,10 @@ struct RootImporter {
                 expected[item.name] = [nil, nil, nil, nil]
             }
         }
+        var storedGlobal: [String: [Double]] = [:]
+        for item in assembly.items.dropFirst() where item.view != nil {
+            if let g = item.storedGlobal { storedGlobal[item.name] = g.components }
+        }
         for item in assembly.items {
             sources[item.name] = item.source
             if let view = item.view {
@@ -108,7 +112,18 @@ struct RootImporter {
         return ImportedLayout(
             name: name, sourceFile: document.file, rootID: root.id, rootKind: candidate.kind, platform: platform,
             device: document.device, system: system, itemSources: sources, expectedFrames: expected, notes: notes,
-            misplacedViews: misplaced, ambiguousViews: ambiguous)
+            storedGlobalFrames: storedGlobal, yUpItems: yUpItems(), misplacedViews: misplaced, ambiguousViews: ambiguous)
+    }
+
+    /// macOS items under a superview that is not flipped.
+    func yUpItems() -> Set<String> {
+        guard platform == .macOS else { return [] }
+        var names: Set<String> = []
+        for item in assembly.items.dropFirst() {
+            guard let parent = item.parent, let parentView = assembly.items[parent].view else { continue }
+            if !ViewCatalog.isFlipped(parentView.element, platform: platform) { names.insert(item.name) }
+        }
+        return names
     }
 
     /// `label_OH0_PK_L1q`: the element name and the ID.
@@ -245,7 +260,10 @@ struct RootImporter {
         let m = FontMetrics.metrics(of: font)
         let scale = document.device.scale
         func ceilPixel(_ v: Double) -> Double { (v * scale - 1e-9).rounded(.up) / scale }
-        func roundPixel(_ v: Double) -> Double { (v * scale).rounded(.toNearestOrAwayFromZero) / scale }
+        // UIKit rounds the baseline to the nearest pixel; AppKit's controls put it on the
+        // pixel above (the corpus's Mac baseline constraints agree only with that).
+        let rule: FloatingPointRoundingRule = platform == .iOS ? .toNearestOrAwayFromZero : .down
+        func roundPixel(_ v: Double) -> Double { (v * scale + 1e-9).rounded(rule) / scale }
         let line = ceilPixel(m.lineHeight)
         let lines = Double(max(1, view.numberOfLines))
         // One line, or as many as fit, centred; the last baseline is on the last line.

@@ -191,10 +191,12 @@ struct StackViewLowering {
                 case .fill:
                     break
                 }
-                if p.alignment != .leading {
+                // Hidden views are aligned but not kept inside: UIStackView no longer arranges them.
+                let hidden = arranged.contains { $0.item == v && $0.hidden }
+                if p.alignment != .leading && !hidden {
                     assembly.add(id: "\(name)_inside_start", (v, cross.leading), .greaterThanOrEqual, (stack, crossLeading))
                 }
-                if p.alignment != .trailing {
+                if p.alignment != .trailing && !hidden {
                     assembly.add(id: "\(name)_inside_end", (stack, crossTrailing), .greaterThanOrEqual, (v, cross.trailing))
                 }
             }

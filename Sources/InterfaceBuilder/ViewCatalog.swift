@@ -117,6 +117,8 @@ enum ViewCatalog {
             default:
                 return .zero
             }
+        case "popUpButton" where cell?["bezelStyle"] == "recessed":
+            return current ? IBInsets(top: 0, left: 0, bottom: 1, right: 0) : .zero
         case "popUpButton" where cell?["bezelStyle"] == "rounded":
             if current { return .zero }
             return bigSur ? IBInsets(top: 1, left: 3, bottom: 4, right: 4) : IBInsets(top: 1, left: 2, bottom: 3, right: 3)

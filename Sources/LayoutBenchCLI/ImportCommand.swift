@@ -99,7 +99,9 @@ struct ImportIBCommand: ParsableCommand {
                         clean += 1
                         if agreement.agrees { agreeing += 1 }
                     }
+                    let stale = agreement.agrees ? [] : layout.constraintsBrokenByStoredFrames
                     verdict = agreement.agrees ? "agrees" : "differs: " + agreement.mismatches.prefix(3).joined(separator: "; ")
+                        + (stale.isEmpty ? "" : " [stored frames break \(stale.prefix(3).joined(separator: ", "))]")
                 } else {
                     verdict = "no solution"
                 }
