@@ -111,7 +111,8 @@ enum ViewCatalog {
         case "button":
             switch (cell?["type"], cell?["bezelStyle"], cell?["controlSize"]) {
             case ("push"?, "rounded"?, nil), ("push"?, "rounded"?, "regular"?):
-                return current ? .zero : IBInsets(top: 4, left: 6, bottom: 7, right: 6)
+                if current { return .zero }
+                return bigSur ? IBInsets(top: 4, left: 7, bottom: 7, right: 7) : IBInsets(top: 4, left: 6, bottom: 7, right: 6)
             case ("smallSquare"?, "smallSquare"?, _):
                 return current ? IBInsets(top: 1, left: 0, bottom: 1, right: 0) : .zero
             default:
