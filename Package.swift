@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InterfaceBuilderTests",
-            dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex"]
+            dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex", "Generator"]
         ),
         .testTarget(
             name: "FuzzingTests",

@@ -112,6 +112,9 @@ struct IBViewReader {
             imageName: node["image"], constraints: [], guides: [], subviews: [], variations: [],
             location: node.location, node: node)
 
+        for (attribute, what) in Self.unmodelledAttributes where node[attribute] != nil && node[attribute] != "NO" {
+            view.unmodelled.append("\(attribute)=\"\(node[attribute]!)\" (\(what)) is not modelled")
+        }
         if let w = node["placeholderIntrinsicWidth"], let h = node["placeholderIntrinsicHeight"] {
             view.placeholderIntrinsic = AxisPair(horizontal: try intrinsicMetric(node, w), vertical: try intrinsicMetric(node, h))
         }
@@ -197,15 +200,30 @@ struct IBViewReader {
         return view
     }
 
+    /// Attributes that change layout in ways the importer does not model, reported per view.
+    static let unmodelledAttributes: [(String, String)] = [
+        ("layoutMarginsFollowReadableWidth", "margins that follow the readable content guide"),
+        ("semanticContentAttribute", "a forced layout direction"),
+        ("contentInsetAdjustmentBehavior", "scroll view content insets"),
+        ("detachesHiddenViews", "NSStackView's detaching of hidden views"),
+    ]
+
     private func required(_ node: XMLElementNode, _ attribute: String) throws(IBImportError) -> String {
         guard let value = node[attribute] else { throw error(node, "<\(node.name)> has no \(attribute)") }
         return value
     }
 
+    /// Geometry beyond this many points is refused: no screen is that large, and arithmetic
+    /// on it stays exact enough in `Double`.
+    static let largestCoordinate = 1e7
+
     func number(_ node: XMLElementNode, _ attribute: String) throws(IBImportError) -> Double {
         let text = try required(node, attribute)
         guard let value = Double(text), value.isFinite else {
             throw error(node, "\(attribute)=\"\(text)\" is not a finite number")
+        }
+        guard abs(value) <= Self.largestCoordinate else {
+            throw error(node, "\(attribute)=\"\(text)\" is out of range (at most \(Int(Self.largestCoordinate)) points)")
         }
         return value
     }
@@ -258,7 +276,7 @@ struct IBViewReader {
 
     private func intrinsicMetric(_ node: XMLElementNode, _ text: String) throws(IBImportError) -> Double? {
         if text == "infinite" { return nil }
-        guard let value = Double(text), value.isFinite, value >= 0 else {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= Self.largestCoordinate else {
             throw error(node, "placeholder intrinsic size \"\(text)\" is not a size")
         }
         return value
@@ -379,8 +397,14 @@ struct IBViewReader {
             isPlaceholder: node.flag("placeholder") == true, location: node.location)
     }
 
-    /// `2`, `0.75`, or a ratio `16:9` / `1/3` as UIKit computes it (a Double quotient).
-    static func multiplier(_ text: String) -> NumericLiteral? {
+    static func multiplier(_ text: String) -> NumericLiteral? { IBMultiplier.parse(text) }
+}
+
+/// A constraint's `multiplier` attribute.
+public enum IBMultiplier {
+    /// `2`, `0.75`, or a ratio `16:9` / `1/3` as UIKit computes it (a Double quotient);
+    /// nil for anything else, or a ratio with a zero divisor.
+    public static func parse(_ text: String) -> NumericLiteral? {
         for separator in [":", "/"] where text.contains(separator) {
             let parts = text.split(separator: Character(separator), omittingEmptySubsequences: false)
             guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), b != 0 else { return nil }

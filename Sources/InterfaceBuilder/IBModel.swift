@@ -171,6 +171,8 @@ public struct IBView: Sendable {
     public var subviews: [IBView]
     /// Size-class variations: `(trait key, included IDs, excluded IDs)`.
     public var variations: [IBVariation]
+    /// Attributes the importer reads but does not model, as notes.
+    public var unmodelled: [String] = []
     /// The view's `<` in the file.
     public var location: SourceLocation
     /// The element itself, for the rare details only some classes have.

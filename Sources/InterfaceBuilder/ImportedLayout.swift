@@ -43,6 +43,8 @@ public struct ImportedLayout: Sendable {
     /// Item name → the IB object it stands for (views and guides; synthesized items such as
     /// stack-view spacers name the stack view).
     public var itemSources: [String: String]
+    /// IB view ID → the item that stands for it.
+    public var itemForObject: [String: String]
     /// Frames relative to the parent (UIKit's `frame`; on macOS converted to a top-left
     /// origin and to alignment rectangles), `nil` where IB stored nothing meaningful
     /// (synthesized items, guides, views IB marks misplaced or ambiguous).

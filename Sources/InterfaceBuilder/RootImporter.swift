@@ -51,6 +51,7 @@ struct RootImporter {
             note(.modelled, root.id, "content view \(Self.number(rootFrame.height)) high: the cell (\(Self.number(cellHeight))) less its separator (the file stores \(Self.number(cellHeight)))")
         }
         environment.rootFrame = rootFrame
+        for message in root.unmodelled { note(.notExpressed, root.id, message) }
 
         // Items: the root, then every view in file order (depth first), guides and content
         // areas right after their owner.
@@ -111,7 +112,9 @@ struct RootImporter {
         }
         return ImportedLayout(
             name: name, sourceFile: document.file, rootID: root.id, rootKind: candidate.kind, platform: platform,
-            device: document.device, system: system, itemSources: sources, expectedFrames: expected, notes: notes,
+            device: document.device, system: system, itemSources: sources,
+            itemForObject: Dictionary(assembly.items.compactMap { item in item.view.map { ($0.id, item.name) } }, uniquingKeysWith: { a, _ in a }),
+            expectedFrames: expected, notes: notes,
             storedGlobalFrames: storedGlobal, yUpItems: yUpItems(), misplacedViews: misplaced, ambiguousViews: ambiguous)
     }
 
@@ -156,6 +159,7 @@ struct RootImporter {
         itemOfID[view.id] = item
         insetsOfItem[item] = insets
         if view.frame == nil { note(.notExpressed, view.id, "no stored frame: nothing to compare with") }
+        for message in view.unmodelled { note(.notExpressed, view.id, message) }
         if managed || (view.hasFixedFrame && !view.translatesAutoresizingMask) { managedItems.insert(item) }
         addGuidesAndContent(of: view, item: item)
         if view.element == "gridView" {

@@ -68,8 +68,10 @@ struct XMLTreeReader {
         if !finished || parser.parserError != nil {
             let location = builder.errorLocation
                 ?? SourceLocation(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
-            let code = (parser.parserError as NSError?)?.code ?? builder.errorCode ?? 0
-            throw IBImportError(file: file, location: location, message: "malformed XML: \(Self.describe(code))")
+            // The first error is the telling one; libxml2 may add a generic one at the end.
+            let code = builder.errorCode ?? (parser.parserError as NSError?)?.code ?? 0
+            let what = builder.sawElement ? Self.describe(code) : "no document element"
+            throw IBImportError(file: file, location: location, message: "malformed XML: \(what)")
         }
         guard let root = builder.root else {
             throw IBImportError(file: file, location: SourceLocation(line: 1, column: 1), message: "malformed XML: no document element")
@@ -77,25 +79,25 @@ struct XMLTreeReader {
         return root
     }
 
-    /// A sentence for libxml2's error codes (XMLParser's messages are empty on Linux).
+    /// A sentence for the parser's error codes (NSXMLParser's, which are libxml2's; the
+    /// messages themselves are empty on Linux).
     static func describe(_ code: Int) -> String {
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .prematureDocumentEndError?: return "the document ends inside an element"
-        case .tagNameMismatchError?: return "an end tag does not match its start tag"
-        case .attributeRedefinedError?: return "an attribute is given twice"
-        case .lessThanSymbolInAttributeError?: return "'<' inside an attribute value"
-        case .attributeNotStartedError?, .attributeNotFinishedError?:
-            return "a malformed attribute"
-        case .entityRefAtEOFError?, .entityRefLoopError?, .entityNotStartedError?, .entityNotFinishedError?,
-             .undeclaredEntityError?, .unparsedEntityError?, .entityIsExternalError?, .entityReferenceMissingSemiError?,
-             .entityReferenceWithoutNameError?:
-            return "a bad entity reference"
-        case .emptyDocumentError?, .documentStartError?: return "no document element"
-        case .extraContentError?: return "content after the document element"
-        case .invalidCharacterError?, .invalidCharacterRefError?, .invalidCharacterInEntityError?:
-            return "an invalid character"
-        case .gtRequiredError?, .ltRequiredError?: return "a malformed tag"
-        case .unfinishedTagError?: return "an unfinished tag"
+        switch code {
+        case 3, 4: return "no document element"
+        case 5: return "the document ends early: an element is not closed"
+        case 6...13: return "a bad character reference"
+        case 14...30: return "a bad entity reference"
+        case 9, 31, 32: return "an invalid character or encoding"
+        case 33, 34, 43, 44: return "an unterminated string"
+        case 38: return "'<' inside an attribute value"
+        case 39, 40, 41: return "a malformed attribute"
+        case 42: return "an attribute is given twice"
+        case 45: return "an unterminated comment"
+        case 68: return "a malformed name"
+        case 72, 73: return "a malformed tag"
+        case 76: return "an end tag does not match its start tag"
+        case 77: return "an unfinished tag"
+        case 85, 86: return "content after the document element"
         default: return "parser error \(code)"
         }
     }
@@ -112,6 +114,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     let maximumDepth: Int
     var stack: [XMLElementNode] = []
     var root: XMLElementNode?
+    var sawElement = false
     var failure: Failure?
     var errorLocation: SourceLocation?
     var errorCode: Int?
@@ -127,6 +130,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
         guard failure == nil else { return }
+        sawElement = true
         let location = startLocation(name: name, line: parser.lineNumber, column: parser.columnNumber)
         if stack.count >= maximumDepth {
             failure = Failure(location: location, message: "elements nested deeper than \(maximumDepth) levels")
