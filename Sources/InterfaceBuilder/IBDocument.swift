@@ -302,10 +302,10 @@ struct IBViewReader {
         case "lastBaseline"?, "baseline"?: alignment = .lastBaseline
         case let other?: throw error(node, "unknown stack view alignment \"\(other)\"")
         }
-        var hugging: (Priority, Priority)?
+        var hugging: AxisPair<Priority>?
         if platform == .macOS {
-            hugging = (try priority(node, "horizontalStackHuggingPriority", default: Priority(250)),
-                       try priority(node, "verticalStackHuggingPriority", default: Priority(250)))
+            hugging = AxisPair(horizontal: try priority(node, "horizontalStackHuggingPriority", default: Priority(250)),
+                               vertical: try priority(node, "verticalStackHuggingPriority", default: Priority(250)))
         }
         return IBStackProperties(
             vertical: vertical, distribution: distribution, alignment: alignment,
@@ -313,7 +313,7 @@ struct IBViewReader {
             spacing: node["spacingType"] == "standard" ? 8 : node["spacing"] == nil ? (platform == .iOS ? 0 : 8) : try number(node, "spacing"),
             baselineRelative: node.flag("baselineRelativeArrangement") == true,
             marginsRelative: node.flag("layoutMarginsRelativeArrangement") == true,
-            stackHugging: hugging.map { (horizontal: $0.0, vertical: $0.1) })
+            stackHugging: hugging)
     }
 
     /// The font a label, button, text field or AppKit control draws with.

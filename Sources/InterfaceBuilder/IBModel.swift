@@ -102,22 +102,7 @@ public struct IBStackProperties: Sendable, Hashable {
     public var baselineRelative: Bool
     public var marginsRelative: Bool
     /// NSStackView's hugging of its content (horizontal, vertical); nil on iOS.
-    public var stackHugging: (horizontal: Priority, vertical: Priority)?
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.vertical == b.vertical && a.distribution == b.distribution && a.alignment == b.alignment
-            && a.spacing == b.spacing && a.baselineRelative == b.baselineRelative
-            && a.marginsRelative == b.marginsRelative
-            && a.stackHugging?.horizontal == b.stackHugging?.horizontal
-            && a.stackHugging?.vertical == b.stackHugging?.vertical
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(vertical)
-        hasher.combine(distribution)
-        hasher.combine(alignment)
-        hasher.combine(spacing)
-    }
+    public var stackHugging: AxisPair<Priority>?
 }
 
 /// A font as the file describes it: a point size and a family; enough for line metrics.

@@ -116,18 +116,26 @@ public struct ImportedLayout: Sendable {
     /// or ambiguity, so `compare` says that only frames are meant to be compared, after
     /// rounding to `scale`.
     public var expectedJSON: Data {
-        var frames: [String: Any] = [:]
-        for (name, frame) in expectedFrames {
-            frames[name] = frame.map { $0.map { $0 as Any } ?? NSNull() }
-        }
-        let document: [String: Any] = [
-            "status": "optimal", "frames": frames, "objective": [Any](), "ambiguous": [Any](),
-            "broken": [Any](), "conflict": [Any](), "compare": ["frames"], "scale": device.scale,
-            "source": "interface-builder",
-        ]
+        let document = ExpectedDocument(
+            status: "optimal", frames: expectedFrames, objective: [], ambiguous: [], broken: [], conflict: [],
+            compare: ["frames"], scale: device.scale, source: "interface-builder")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Sorted keys make the file byte-stable across runs.
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])) ?? Data()
-        return data + Data("\n".utf8)
+        return ((try? encoder.encode(document)) ?? Data()) + Data("\n".utf8)
+    }
+
+    /// The result form (spec §6) with what IB can say, plus what to compare and how.
+    private struct ExpectedDocument: Encodable {
+        var status: String
+        var frames: [String: [Double?]]
+        var objective: [Double]
+        var ambiguous: [String]
+        var broken: [String]
+        var conflict: [String]
+        var compare: [String]
+        var scale: Double
+        var source: String
     }
 
     static func number(_ value: Double) -> String {

@@ -29,13 +29,19 @@ struct LayoutAssembly {
     private var usedNames: Set<String> = []
     private var usedConstraintIDs: Set<String> = []
 
-    /// A name valid in the format (`[A-Za-z_][A-Za-z0-9_]*`), unique in the system.
-    mutating func uniqueName(_ base: String) -> String {
-        var cleaned = String(base.unicodeScalars.map { scalar -> Character in
+    /// `base` with every character the format's names do not allow turned into `_`, and
+    /// `prefix` in front when it would not start with a letter or `_`.
+    static func identifier(_ base: String, prefix: String) -> String {
+        let cleaned = String(base.unicodeScalars.map { scalar -> Character in
             let ok = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") || scalar == "_"
             return ok ? Character(scalar) : "_"
         })
-        if cleaned.isEmpty || cleaned.first!.isNumber { cleaned = "v_" + cleaned }
+        return cleaned.first.map { $0.isNumber } ?? true ? prefix + cleaned : cleaned
+    }
+
+    /// A name valid in the format (`[A-Za-z_][A-Za-z0-9_]*`), unique in the system.
+    mutating func uniqueName(_ base: String) -> String {
+        let cleaned = Self.identifier(base, prefix: "v_")
         var name = cleaned
         var n = 2
         while usedNames.contains(name) {
@@ -55,8 +61,7 @@ struct LayoutAssembly {
     mutating func add(id base: String, _ first: (Int, Attribute), _ relation: Relation,
                       multiplier: NumericLiteral = .one, _ second: (Int, Attribute)?,
                       constant: NumericLiteral = .zero, priority: Priority = .required) {
-        var id = uniqueConstraintID(base)
-        if id.isEmpty { id = uniqueConstraintID("k") }
+        let id = uniqueConstraintID(base)
         constraints.append(Constraint(
             id: id, first: AttributeReference(item: first.0, attribute: first.1), relation: relation,
             multiplier: multiplier, second: second.map { AttributeReference(item: $0.0, attribute: $0.1) },
@@ -64,11 +69,7 @@ struct LayoutAssembly {
     }
 
     mutating func uniqueConstraintID(_ base: String) -> String {
-        var cleaned = String(base.unicodeScalars.map { scalar -> Character in
-            let ok = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") || scalar == "_"
-            return ok ? Character(scalar) : "_"
-        })
-        if cleaned.isEmpty || cleaned.first!.isNumber { cleaned = "k_" + cleaned }
+        var cleaned = Self.identifier(base, prefix: "k_")
         // `c` followed by digits only is a default name; keep clear of it.
         if cleaned.first == "c", cleaned.dropFirst().allSatisfy(\.isNumber) { cleaned = "k_" + cleaned }
         var id = cleaned

@@ -344,16 +344,12 @@ struct RootImporter {
                 if guide.kind == .safeArea && !insets.isZero {
                     note(.modelled, guide.id, "safe area insets \(Self.text(insets)) from device \(document.device.id) and the simulated bars")
                 }
-            case .topLayoutGuide:
-                let length = environment.safeAreaInsets(of: owner, in: assembly).top
+            case .topLayoutGuide, .bottomLayoutGuide:
+                // UIKit's guide is a strip across the view, as tall as the bars it covers.
+                let insets = environment.safeAreaInsets(of: owner, in: assembly)
+                let (edge, length): (Attribute, Double) = guide.kind == .topLayoutGuide ? (.top, insets.top) : (.bottom, insets.bottom)
                 assembly.add(id: "\(name)_left", (g, .left), .equal, (owner, .left))
-                assembly.add(id: "\(name)_top", (g, .top), .equal, (owner, .top))
-                assembly.add(id: "\(name)_width", (g, .width), .equal, (owner, .width))
-                assembly.add(id: "\(name)_height", (g, .height), .equal, nil, constant: NumericLiteral(length))
-            case .bottomLayoutGuide:
-                let length = environment.safeAreaInsets(of: owner, in: assembly).bottom
-                assembly.add(id: "\(name)_left", (g, .left), .equal, (owner, .left))
-                assembly.add(id: "\(name)_bottom", (g, .bottom), .equal, (owner, .bottom))
+                assembly.add(id: "\(name)_\(edge.rawValue)", (g, edge), .equal, (owner, edge))
                 assembly.add(id: "\(name)_width", (g, .width), .equal, (owner, .width))
                 assembly.add(id: "\(name)_height", (g, .height), .equal, nil, constant: NumericLiteral(length))
             case .contentLayoutGuide, .frameLayoutGuide:
@@ -542,7 +538,6 @@ struct RootImporter {
             assembly.add(id: "\(name)_autoresizing_\(axis == .horizontal ? "w" : "h")", sizeAttr, .equal, multiplier: NumericLiteral(sizeShare),
                          (parent, sizeAttribute), constant: NumericLiteral(Self.rounded(size - sizeShare * parentSize - insets.0 - insets.1)))
         }
-        _ = end
     }
 
     mutating func addStackViews() throws(IBImportError) {
