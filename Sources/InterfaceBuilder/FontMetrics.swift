@@ -55,7 +55,7 @@ enum FontMetrics {
                 guard let size = iOSTextStyles[style] else { return nil }
                 return IBFont(pointSize: size, family: "system")
             }
-            guard let size = node["pointSize"].flatMap(Double.init), size > 0, size <= 10_000 else { return nil }
+            guard let size = node.number("pointSize"), size > 0, size <= 10_000 else { return nil }
             return IBFont(pointSize: size, family: node["family"] ?? node["type"] ?? "system")
         }
         if let meta = node["metaFont"], let size = macMetaFonts[meta] {
@@ -64,7 +64,7 @@ enum FontMetrics {
         if let style = node["textStyle"], let size = macTextStyles[style] {
             return IBFont(pointSize: size, family: "system")
         }
-        if let size = node["size"].flatMap(Double.init), size > 0, size <= 10_000 {
+        if let size = node.number("size"), size > 0, size <= 10_000 {
             return IBFont(pointSize: size, family: node["name"].map(familyName) ?? "system")
         }
         if node.flag("usesAppearanceFont") == true { return IBFont(pointSize: 13, family: "system") }

@@ -43,7 +43,7 @@ public struct IBDocument: Sendable {
             throw IBImportError(file: file, location: root.location, message: "the document has no targetRuntime")
         }
         usesAutoLayout = root.flag("useAutolayout") == true
-        toolsVersion = root["toolsVersion"].flatMap { Double($0) } ?? 0
+        toolsVersion = root.number("toolsVersion") ?? 0
         if platform == .macOS {
             device = .mac
         } else if let element = root.child("device") {
@@ -60,7 +60,7 @@ public struct IBDocument: Sendable {
         }
         var sizes: [String: (width: Double, height: Double)] = [:]
         for image in root.child("resources")?.children("image") ?? [] {
-            if let name = image["name"], let w = image["width"].flatMap(Double.init), let h = image["height"].flatMap(Double.init) {
+            if let name = image["name"], let w = image.number("width"), let h = image.number("height") {
                 sizes[name] = (w, h)
             }
         }

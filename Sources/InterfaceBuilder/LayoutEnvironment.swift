@@ -138,7 +138,7 @@ struct LayoutEnvironment {
             var m = view.layoutMargins ?? IBInsets(top: 8, left: 8, bottom: 8, right: 8)
             // The root's own width decides (a freeform scene, a table's cells).
             let side = device.systemMinimumSideMargin(forWidth: candidate.kind == .cellContentView
-                ? (candidate.table?.child("rect", key: "frame")?["width"].flatMap(Double.init) ?? rootFrame.width)
+                ? (candidate.table?.child("rect", key: "frame")?.number("width") ?? rootFrame.width)
                 : rootFrame.width)
             let legacy = isLegacyLayout
             if index == 0 {
@@ -164,7 +164,7 @@ struct LayoutEnvironment {
                     // The content view preserves the cell's side margins where it reaches
                     // them: the table's (the system minimum), or a lone cell's own 15.
                     let cellSide = candidate.table == nil ? 15 : side
-                    let cellWidth = candidate.cell?.child("rect", key: "frame")?["width"].flatMap(Double.init) ?? rootFrame.width
+                    let cellWidth = candidate.cell?.child("rect", key: "frame")?.number("width") ?? rootFrame.width
                     m = IBInsets(top: own.top, left: max(own.left, cellSide - rootFrame.x), bottom: own.bottom,
                                  right: max(own.right, cellSide - (cellWidth - rootFrame.maxX)))
                 default:

@@ -45,7 +45,7 @@ struct RootImporter {
         // separators; Xcode 8 files store some content views as tall as the cell, yet lay them
         // out a pixel shorter. (Later files store what they lay out.)
         if environment.isLegacyLayout, let cell = candidate.cell, root.element == "tableViewCellContentView",
-           let cellHeight = cell.child("rect", key: "frame")?["height"].flatMap(Double.init),
+           let cellHeight = cell.child("rect", key: "frame")?.number("height"),
            cellHeight == rootFrame.height, candidate.table?["separatorStyle"] != "none" {
             rootFrame.height -= 1 / document.device.scale
             note(.modelled, root.id, "content view \(Self.number(rootFrame.height)) high: the cell (\(Self.number(cellHeight))) less its separator (the file stores \(Self.number(cellHeight)))")
@@ -286,7 +286,7 @@ struct RootImporter {
         guard let cell = candidate.cell, let cellID = cell["id"],
               let constraints = cell.child("constraints"), !constraints.children.isEmpty,
               let frame = cell.child("rect", key: "frame"),
-              let width = frame["width"].flatMap(Double.init), let height = frame["height"].flatMap(Double.init) else { return [] }
+              let width = frame.number("width"), let height = frame.number("height") else { return [] }
         var result: [IBConstraint] = []
         for c in constraints.children {
             guard c.name == "constraint" else {
@@ -294,7 +294,7 @@ struct RootImporter {
             }
             result.append(try reader.constraint(c, owner: cellID))
         }
-        let offset = candidate.node.child("rect", key: "frame").map { (Double($0["x"] ?? "0") ?? 0, Double($0["y"] ?? "0") ?? 0) } ?? (0, 0)
+        let offset = candidate.node.child("rect", key: "frame").map { ($0.number("x") ?? 0, $0.number("y") ?? 0) } ?? (0, 0)
         let name = assembly.uniqueName("\(cell.name)_\(cellID)")
         let item = assembly.add(AssemblyItem(
             name: name, parent: rootItem, source: "\(cell.name) \(cellID) (the content view's cell, fixed where IB stored it)",

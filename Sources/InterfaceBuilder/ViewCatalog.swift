@@ -105,8 +105,8 @@ enum ViewCatalog {
         switch view.element {
         case "box" where view.node["boxType"] == "separator":
             // A separator's frame is 5 points across its line, which is what it aligns.
-            guard let r = view.node.child("rect", key: "frame"), let w = r["width"].flatMap(Double.init),
-                  let h = r["height"].flatMap(Double.init) else { return .zero }
+            guard let r = view.node.child("rect", key: "frame"), let w = r.number("width"),
+                  let h = r.number("height") else { return .zero }
             return w >= h ? IBInsets(top: 2, left: 0, bottom: 2, right: 0) : IBInsets(top: 0, left: 2, bottom: 0, right: 2)
         case "button":
             switch (cell?["type"], cell?["bezelStyle"], cell?["controlSize"]) {

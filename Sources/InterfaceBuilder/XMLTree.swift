@@ -39,6 +39,14 @@ public struct XMLElementNode: Sendable {
         children.filter { $0.name == name }
     }
 
+    /// A numeric attribute that is finite and within ±10⁷ (no screen is larger); nil when
+    /// absent or anything else. For the few places that read numbers outside a view's own
+    /// frame (a cell's, a table's), where a bad one means "unknown" rather than an error.
+    public func number(_ attribute: String) -> Double? {
+        guard let value = attributes[attribute].flatMap(Double.init), value.isFinite, abs(value) <= 1e7 else { return nil }
+        return value
+    }
+
     /// A `YES`/`NO` attribute; nil when absent.
     public func flag(_ attribute: String) -> Bool? {
         attributes[attribute].map { $0 == "YES" }
@@ -55,6 +63,12 @@ struct XMLTreeReader {
     var file: String
 
     func read(_ data: Data) throws(IBImportError) -> XMLElementNode {
+        // IB writes UTF-8. FoundationXML's parser traps on element or attribute text that is
+        // not valid UTF-8, so that is refused here, at the first bad byte.
+        if let offset = Self.firstInvalidUTF8Byte(in: data) {
+            throw IBImportError(file: file, location: Self.location(ofByte: offset, in: data),
+                                message: "malformed XML: the file is not UTF-8 text")
+        }
         let builder = TreeBuilder(data: data, maximumDepth: Self.maximumDepth)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false
@@ -77,6 +91,44 @@ struct XMLTreeReader {
             throw IBImportError(file: file, location: SourceLocation(line: 1, column: 1), message: "malformed XML: no document element")
         }
         return root
+    }
+
+    /// The offset of the first byte that does not belong to valid UTF-8 (a bad lead byte, a
+    /// missing continuation, an overlong form, a surrogate or a value beyond U+10FFFF), or nil.
+    static func firstInvalidUTF8Byte(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            if lead < 0x80 { i += 1; continue }
+            let (count, smallest): (Int, UInt32)
+            switch lead {
+            case 0xC0...0xDF: (count, smallest) = (1, 0x80)
+            case 0xE0...0xEF: (count, smallest) = (2, 0x800)
+            case 0xF0...0xF7: (count, smallest) = (3, 0x10000)
+            default: return i
+            }
+            guard i + count < bytes.count else { return i }
+            var value = UInt32(lead) & (0x3F >> UInt32(count))
+            for k in 1...count {
+                let next = bytes[i + k]
+                guard next & 0xC0 == 0x80 else { return i }
+                value = value << 6 | UInt32(next & 0x3F)
+            }
+            guard value >= smallest, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return i }
+            i += count + 1
+        }
+        return nil
+    }
+
+    /// The line and column (in bytes, 1-based) of a byte offset.
+    static func location(ofByte offset: Int, in data: Data) -> SourceLocation {
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return SourceLocation(line: line, column: column)
     }
 
     /// A sentence for the parser's error codes (NSXMLParser's, which are libxml2's; the

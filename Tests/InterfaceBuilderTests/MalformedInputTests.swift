@@ -40,6 +40,40 @@ import Testing
         #expect(error.location.line >= 1 && error.location.column >= 1)
     }
 
+    /// FoundationXML traps on attribute text that is not UTF-8; the importer refuses it first,
+    /// at the bad byte.
+    @Test func bytesThatAreNotUTF8() throws {
+        var data = Data("<document targetRuntime=\"iOS.CocoaTouch\">\n<objects><view id=\"a".utf8)
+        data.append(0xE9)
+        data.append(contentsOf: Data("b\"/></objects></document>".utf8))
+        do {
+            _ = try InterfaceBuilderImporter.importData(data, file: "Latin1.xib")
+            Issue.record("bytes that are not UTF-8 were accepted")
+        } catch {
+            #expect(error.description == "Latin1.xib:2:21: malformed XML: the file is not UTF-8 text")
+        }
+    }
+
+    /// Numbers the importer reads around a root (a cell's, a table's) may be anything.
+    @Test func nonsenseNumbersAroundARootDoNotCrash() throws {
+        let text = iOSXib("""
+            <tableViewCell contentMode="scaleToFill" id="cell">
+                <rect key="frame" x="nan" y="0" width="inf" height="1e400"/>
+                <tableViewCellContentView key="contentView" opaque="NO" contentMode="center" tableViewCell="cell" id="content">
+                    \(frame(0, 0, 320, 44))
+                    <subviews>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="v">\(frame(0, 0, 10, 10))</view>
+                    </subviews>
+                </tableViewCellContentView>
+                <constraints>
+                    <constraint firstItem="v" firstAttribute="top" secondItem="cell" secondAttribute="top" id="k"/>
+                </constraints>
+            </tableViewCell>
+            """)
+        let result = try importText(text)
+        #expect(result.layouts.count + result.skipped.count == 1)
+    }
+
     @Test func notAnInterfaceBuilderDocument() throws {
         let other = try #require(fileError("<?xml version=\"1.0\"?>\n  <plist version=\"1.0\"/>\n"))
         #expect(other.description == "Bad.xib:2:3: not an Interface Builder document: the document element is <plist>, not <document>")
