@@ -15,7 +15,6 @@ struct RootImporter {
     var contentItem: [Int: Int] = [:]
     /// Item → its IB view's alignment insets.
     var insetsOfItem: [Int: IBInsets] = [:]
-    /// Every constraint ID in the file, to tell a missing reference from one outside this root.
     var platform: IBPlatform { document.platform }
     var environment: LayoutEnvironment
 
@@ -68,11 +67,11 @@ struct RootImporter {
         let cellConstraints = try addCell(reader: reader, rootItem: rootItem)
 
         environment.assignMargins(&assembly, notes: &notes)
-        try addIntrinsicSizes()
+        addIntrinsicSizes()
         addGuideConstraints()
         addScrollContentConstraints()
         try addInterfaceBuilderConstraints(root: root, extra: cellConstraints, allIDs: allIDs)
-        try addStackViews()
+        addStackViews()
         fixUnconstrainedViews()
         addFrameConstraints()
         assembly._checkInvariants()
@@ -197,7 +196,7 @@ struct RootImporter {
             let content = assembly.add(AssemblyItem(
                 name: assembly.uniqueName("\(ownerName)_content"), parent: item,
                 source: "content area of \(ownerName) (what constraints from its subviews to its edges mean)",
-                view: nil, storedLocal: nil, storedGlobal: assembly.items[item].storedGlobal.map { IBRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+                view: nil, storedLocal: nil, storedGlobal: assembly.items[item].storedGlobal,
                 hasExpectedFrame: false))
             contentItem[item] = content
             for guide in view.guides {
@@ -215,7 +214,7 @@ struct RootImporter {
 
     /// Intrinsic sizes, from the best source the file has: IB's placeholder, the image's
     /// size, or else the frame IB stored (which is what Xcode computed from the content).
-    mutating func addIntrinsicSizes() throws(IBImportError) {
+    mutating func addIntrinsicSizes() {
         var fromFrames: [String] = []
         for index in assembly.items.indices.dropFirst() {
             guard let view = assembly.items[index].view, !translatesMask(index) else { continue }
@@ -540,7 +539,7 @@ struct RootImporter {
         }
     }
 
-    mutating func addStackViews() throws(IBImportError) {
+    mutating func addStackViews() {
         for index in assembly.items.indices.dropFirst() {
             guard let view = assembly.items[index].view, let stack = view.stack else { continue }
             let arranged = view.subviews.compactMap { sub in itemOfID[sub.id].map { (item: $0, hidden: sub.isHidden) } }
