@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Runner", targets: ["Runner"]),
+        .library(name: "InterfaceBuilder", targets: ["InterfaceBuilder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +46,8 @@ let package = Package(
         .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
         // Incremental Cassowary simplex in Double with lexicographic priorities.
         .target(name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        // Interface Builder files (.xib, .storyboard) → systems with the frames Xcode stored.
+        .target(name: "InterfaceBuilder", dependencies: ["LayoutModel"]),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.
@@ -64,6 +67,7 @@ let package = Package(
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
+                "InterfaceBuilder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,6 +93,10 @@ let package = Package(
         .testTarget(
             name: "RunnerTests",
             dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]
+        ),
+        .testTarget(
+            name: "InterfaceBuilderTests",
+            dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex", "Generator"]
         ),
         .testTarget(
             name: "FuzzingTests",
