@@ -335,16 +335,11 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
     }
 
     /// The nearest common ancestor of two items (an item is its own ancestor).
+    ///
+    /// Costs the two items' depths; ``ItemAncestry`` answers many queries in time
+    /// proportional to each item's distance to the answer.
     public func nearestCommonAncestor(_ a: ItemIndex, _ b: ItemIndex) -> ItemIndex {
-        var ancestors = Set<ItemIndex>()
-        var cursor: ItemIndex? = a
-        while let c = cursor { ancestors.insert(c); cursor = items[c].parent }
-        cursor = b
-        while let c = cursor {
-            if ancestors.contains(c) { return c }
-            cursor = items[c].parent
-        }
-        return 0
+        ItemAncestry.nearestCommonAncestor(a, b, parentOf: { items[$0].parent }, itemCount: items.count)
     }
 
     /// Whether the constraint is mirrored under `direction rtl` (it names a directional

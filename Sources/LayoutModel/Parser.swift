@@ -21,10 +21,10 @@ public struct LayoutParser: Sendable {
     public func parse(_ text: String) throws(LayoutError) -> ConstraintSystem {
         var state = ParseState(file: file, rules: rules)
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        try SourceLines.forEachLine(of: text) { (line) throws(LayoutError) in
             lineNumber += 1
             let tokens = try Lexer(file: file).tokens(of: line, lineNumber: lineNumber)
-            if tokens.isEmpty { continue }
+            if tokens.isEmpty { return }
             var cursor = TokenCursor(tokens: tokens, file: file, lineNumber: lineNumber, lineLength: line.unicodeScalars.count)
             try state.parseLine(&cursor)
         }

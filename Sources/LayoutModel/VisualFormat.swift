@@ -3,7 +3,7 @@
 ///     line       ::= [('H'|'V') ':'] ['|' connection] view (connection view)* [connection '|'] [align]
 ///     connection ::= ε | '-' | '-' number '-' | '-' '(' predicate (',' predicate)* ')' '-'
 ///     view       ::= '[' name ['(' predicate (',' predicate)* ')'] ']'
-///     predicate  ::= [relation] (number | name) ['@' number]
+///     predicate  ::= [relation] (number | name) ['@' (number | required | high | low | fitting)]
 ///     align      ::= 'align' attribute (',' attribute)*
 ///
 /// For consecutive elements `prev`, `next` a connection generates
@@ -233,10 +233,10 @@ extension ParseState {
                 predicate.constant = try c.number("a number or a view name").0
             }
             if c.skipSymbol("@") {
-                predicate.priorityLocation = c.location
-                guard c.atNumber else { throw c.expected("a priority number") }
-                let (value, _) = try c.number("a priority number")
-                predicate.priority = Priority(value)
+                // Numbers or the named levels, as on constraint lines (issue 19).
+                let (priority, location) = try c.priority()
+                predicate.priority = priority
+                predicate.priorityLocation = location
             }
             predicates.append(predicate)
         } while c.skipSymbol(",")

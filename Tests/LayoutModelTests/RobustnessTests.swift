@@ -111,7 +111,7 @@ func seedFiles() throws -> [(String, String)] {
                 }
             } catch {
                 rejected += 1
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                let lines = SourceLines.split(text)  // the parser's own line model (CR and CRLF end lines too)
                 let line = error.location.line
                 #expect(error.file == "m.layout")
                 #expect(line >= 1 && line <= max(lines.count, 1), "\(error)")
