@@ -241,6 +241,9 @@ extension Constraint: Hashable {
 
 /// A whole `.layout` file: its items and constraints in file order.
 ///
+/// Its JSON form (``init(from:)``, ``init(json:file:rules:)``) is checked as it is read, so a
+/// decoded system is as valid as a parsed one.
+///
 /// Intrinsic content sizes are stored both on the item and as the hugging and
 /// compression-resistance constraints they imply, at the view's place in the constraint
 /// list; ``addView(_:)`` keeps the two in step.
@@ -254,10 +257,6 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
     /// and not printed: the metamorphic oracle that scales a required constraint by k uses it,
     /// since `k × (lhs − m·rhs − c)` has no `.layout` spelling.
     public var rowScales: [Int: NumericLiteral] = [:]
-
-    private enum CodingKeys: String, CodingKey {
-        case name, direction, items, constraints
-    }
 
     /// A system with only its root.
     public init(

@@ -1,7 +1,10 @@
 extension ConstraintSystem {
     /// The system in canonical `.layout` text: one declaration or constraint a line, views
     /// declared where their intrinsic constraints stand, VFL written out as plain
-    /// constraints, defaults omitted. `LayoutParser.parse(s.canonicalText)` equals `s`.
+    /// constraints, defaults omitted. `LayoutParser.parse(s.canonicalText)` equals `s` for
+    /// every system whose intrinsic constraints stand where their views' declarations put
+    /// them (every parsed system); otherwise (a later pass of a sequence) they are printed as
+    /// plain constraints, and the text reads back to the same constraints, names and rows.
     public var canonicalText: String {
         var out = ""
         out.reserveCapacity(64 * (items.count + constraints.count))
@@ -19,15 +22,20 @@ extension ConstraintSystem {
         out += "\n"
 
         // Where each view's intrinsic constraints stand, when they are in canonical place.
-        let anchors = intrinsicAnchors()
+        var anchors = intrinsicAnchors()
         var declared = 1
+        var j = 0
         func declare(through index: ItemIndex) {
             while declared <= index && declared < items.count {
-                out += viewLine(declared, withIntrinsic: anchors[declared] != nil)
+                // A view declared before its intrinsic constraints' place (a constraint names
+                // it earlier, as in a later pass of a sequence) cannot carry them: they are
+                // printed where they stand, as plain constraints.
+                let atAnchor = anchors[declared] == j
+                if !atAnchor { anchors[declared] = nil }
+                out += viewLine(declared, withIntrinsic: atAnchor)
                 declared += 1
             }
         }
-        var j = 0
         while j < constraints.count {
             if let view = anchorOwner(at: j, anchors: anchors) {
                 declare(through: view)

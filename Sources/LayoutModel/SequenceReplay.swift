@@ -552,7 +552,7 @@ public struct SequenceReplay: Sendable {
                 guard let hug = found[Slot(view: view, axis: axis, isHug: true)],
                       let resist = found[Slot(view: view, axis: axis, isHug: false)] else {
                     throw error(
-                        "view '\(item.name)' has an intrinsic \(axis == .horizontal ? "width" : "height") but not its hugging and resistance constraints",
+                        "\(FieldPath.item(view)): view '\(item.name)' has an intrinsic \(axis == .horizontal ? "width" : "height") but not its hugging and resistance constraints",
                         .malformedSystem, at: nil)
                 }
                 pairs[axis] = IntrinsicPair(hug: hug, resist: resist)
