@@ -81,6 +81,33 @@ public struct Item: Sendable, Hashable, Codable {
     }
 
     public var isRoot: Bool { parent == nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, parent, frame, intrinsic, hugging, resistance, baselines, margins
+    }
+
+    /// Decodes an item; everything but the name may be left out and takes the text form's
+    /// default (no parent is the root's mark, no intrinsic size, hugging 250, resistance 750,
+    /// margins 8).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name),
+            parent: try c.decodeIfPresent(ItemIndex.self, forKey: .parent),
+            frame: try c.decodeIfPresent([NumericLiteral].self, forKey: .frame),
+            intrinsic: try c.decode(AxisPair<NumericLiteral?>.self, forKey: .intrinsic, default: AxisPair(horizontal: nil, vertical: nil)),
+            hugging: try c.decode(AxisPair<Priority>.self, forKey: .hugging, default: AxisPair(horizontal: .low, vertical: .low)),
+            resistance: try c.decode(AxisPair<Priority>.self, forKey: .resistance, default: AxisPair(horizontal: .high, vertical: .high)),
+            baselines: try c.decodeIfPresent(Baselines.self, forKey: .baselines),
+            margins: try c.decode(Margins.self, forKey: .margins, default: .standard))
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, or `value` when the key is absent or null.
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key, default value: T) throws -> T {
+        try decodeIfPresent(type, forKey: key) ?? value
+    }
 }
 
 /// One side of a constraint: an item's attribute.
@@ -175,11 +202,13 @@ public struct Constraint: Sendable, Codable {
         id = try c.decodeIfPresent(String.self, forKey: .id)
         first = try c.decode(AttributeReference.self, forKey: .first)
         relation = try c.decode(Relation.self, forKey: .relation)
-        multiplier = try c.decode(NumericLiteral.self, forKey: .multiplier)
         second = try c.decodeIfPresent(AttributeReference.self, forKey: .second)
-        constant = try c.decode(NumericLiteral.self, forKey: .constant)
-        priority = try c.decode(Priority.self, forKey: .priority)
-        origin = try c.decode(ConstraintOrigin.self, forKey: .origin)
+        // Defaults as in the text form: multiplier 1 (the only one without a second item),
+        // constant 0, required, written as a constraint line.
+        multiplier = second == nil ? .one : try c.decode(NumericLiteral.self, forKey: .multiplier, default: .one)
+        constant = try c.decode(NumericLiteral.self, forKey: .constant, default: .zero)
+        priority = try c.decode(Priority.self, forKey: .priority, default: .required)
+        origin = try c.decode(ConstraintOrigin.self, forKey: .origin, default: .explicit)
         source = try c.decodeIfPresent(ConstraintSource.self, forKey: .source)
     }
 

@@ -232,9 +232,11 @@ struct JSONPositions: Sendable {
             }
         }
 
-        /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+        /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within Double's range: a number
+        /// that overflows, or underflows to zero, would otherwise be read as infinity or 0.
         mutating func number() throws(LayoutError) {
             let start = location
+            let startIndex = index
             func digits() throws(LayoutError) {
                 guard let d = peek, (0x30...0x39).contains(d) else { throw error("malformed number", at: start) }
                 while let d = peek, (0x30...0x39).contains(d) { advance() }
@@ -246,6 +248,10 @@ struct JSONPositions: Sendable {
                 advance()
                 if let s = peek, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { advance() }
                 try digits()
+            }
+            let text = String(decoding: bytes[startIndex..<index], as: UTF8.self)
+            if NumericLiteral(parsing: text)?.isRepresentable != true {
+                throw LayoutError(file: file, location: start, kind: .numberOutOfRange, message: "number \(text) is out of Double's range")
             }
         }
     }

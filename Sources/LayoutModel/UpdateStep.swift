@@ -105,6 +105,22 @@ public struct NewView: Sendable, Hashable, Codable {
             resistance: item.resistance, baselines: item.baselines, margins: item.margins)
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case name, parent, intrinsic, hugging, resistance, baselines, margins
+    }
+
+    /// Decodes with the defaults of ``Item``'s JSON form (a missing parent is the root).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name), parent: try c.decodeIfPresent(String.self, forKey: .parent),
+            intrinsic: try c.decode(AxisPair<NumericLiteral?>.self, forKey: .intrinsic, default: AxisPair(horizontal: nil, vertical: nil)),
+            hugging: try c.decode(AxisPair<Priority>.self, forKey: .hugging, default: AxisPair(horizontal: .low, vertical: .low)),
+            resistance: try c.decode(AxisPair<Priority>.self, forKey: .resistance, default: AxisPair(horizontal: .high, vertical: .high)),
+            baselines: try c.decodeIfPresent(Baselines.self, forKey: .baselines),
+            margins: try c.decode(Margins.self, forKey: .margins, default: .standard))
+    }
+
     /// The item this declares, under the parent at `parent`.
     public func item(parent: ItemIndex) -> Item {
         Item(
@@ -164,6 +180,19 @@ public struct NewConstraint: Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case id, first, relation, multiplier, second, constant, priority, origin
+    }
+
+    /// Decodes with the defaults of ``Constraint``'s JSON form.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let second = try c.decodeIfPresent(NamedAttribute.self, forKey: .second)
+        self.init(
+            id: try c.decodeIfPresent(String.self, forKey: .id), first: try c.decode(NamedAttribute.self, forKey: .first),
+            relation: try c.decode(Relation.self, forKey: .relation),
+            multiplier: try c.decode(NumericLiteral.self, forKey: .multiplier, default: .one), second: second,
+            constant: try c.decode(NumericLiteral.self, forKey: .constant, default: .zero),
+            priority: try c.decode(Priority.self, forKey: .priority, default: .required),
+            origin: try c.decode(ConstraintOrigin.self, forKey: .origin, default: .explicit))
     }
 }
 
