@@ -45,18 +45,17 @@ enum InputFile {
 
     /// Parses a file (a system or a sequence) or exits with status 2 and the error on stderr.
     static func sequenceOrExit(at path: String, rules: ValidationRules) throws -> UpdateSequence {
-        do {
-            return try sequence(at: path, rules: rules)
-        } catch {
-            printError(error.description)
-            throw ExitStatus.invalidInput
-        }
+        try orExit { () throws(Failure) in try sequence(at: path, rules: rules) }
     }
 
     /// Parses a file of one system or exits with status 2 and the error on stderr.
     static func systemOrExit(at path: String, rules: ValidationRules) throws -> ConstraintSystem {
+        try orExit { () throws(Failure) in try system(at: path, rules: rules) }
+    }
+
+    private static func orExit<T>(_ read: () throws(Failure) -> T) throws -> T {
         do {
-            return try system(at: path, rules: rules)
+            return try read()
         } catch {
             printError(error.description)
             throw ExitStatus.invalidInput

@@ -90,11 +90,18 @@ public struct Item: Sendable, Hashable, Codable {
     /// default (no parent is the root's mark, no intrinsic size, hugging 250, resistance 750,
     /// margins 8).
     public init(from decoder: any Decoder) throws {
+        try self.init(declarationFrom: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        parent = try c.decodeIfPresent(ItemIndex.self, forKey: .parent)
+        frame = try c.decodeIfPresent([NumericLiteral].self, forKey: .frame)
+    }
+
+    /// An item from the keys a view declaration shares with ``NewView``: all but `parent`
+    /// and `frame`, which it leaves nil.
+    init(declarationFrom decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            name: try c.decode(String.self, forKey: .name),
-            parent: try c.decodeIfPresent(ItemIndex.self, forKey: .parent),
-            frame: try c.decodeIfPresent([NumericLiteral].self, forKey: .frame),
+            name: try c.decode(String.self, forKey: .name), parent: nil,
             intrinsic: try c.decode(AxisPair<NumericLiteral?>.self, forKey: .intrinsic, default: AxisPair(horizontal: nil, vertical: nil)),
             hugging: try c.decode(AxisPair<Priority>.self, forKey: .hugging, default: AxisPair(horizontal: .low, vertical: .low)),
             resistance: try c.decode(AxisPair<Priority>.self, forKey: .resistance, default: AxisPair(horizontal: .high, vertical: .high)),

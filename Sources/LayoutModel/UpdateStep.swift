@@ -109,16 +109,11 @@ public struct NewView: Sendable, Hashable, Codable {
         case name, parent, intrinsic, hugging, resistance, baselines, margins
     }
 
-    /// Decodes with the defaults of ``Item``'s JSON form (a missing parent is the root).
+    /// Decodes with the defaults of ``Item``'s JSON form; the parent is a name, absent for
+    /// the root.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            name: try c.decode(String.self, forKey: .name), parent: try c.decodeIfPresent(String.self, forKey: .parent),
-            intrinsic: try c.decode(AxisPair<NumericLiteral?>.self, forKey: .intrinsic, default: AxisPair(horizontal: nil, vertical: nil)),
-            hugging: try c.decode(AxisPair<Priority>.self, forKey: .hugging, default: AxisPair(horizontal: .low, vertical: .low)),
-            resistance: try c.decode(AxisPair<Priority>.self, forKey: .resistance, default: AxisPair(horizontal: .high, vertical: .high)),
-            baselines: try c.decodeIfPresent(Baselines.self, forKey: .baselines),
-            margins: try c.decode(Margins.self, forKey: .margins, default: .standard))
+        self.init(try Item(declarationFrom: decoder), parentName: try c.decodeIfPresent(String.self, forKey: .parent))
     }
 
     /// The item this declares, under the parent at `parent`.
