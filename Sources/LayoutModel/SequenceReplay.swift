@@ -20,6 +20,9 @@ public struct SequenceReplay: Sendable {
     /// `numbers[i]` is the 1-based number of `current.constraints[i]` among every constraint
     /// ever added (ascending, since constraints are only appended and removed).
     private var numbers: [Int]
+    /// Every constraint at this index or after it has an explicit ID (given by the replay once
+    /// a removal before it moved it off its number, or by the file).
+    private var namedFrom: Int
     private var addedConstraints: Int
     /// Every explicit ID ever given, to its constraint's number (removed ones stay: names are
     /// never reused).
@@ -66,6 +69,7 @@ public struct SequenceReplay: Sendable {
         self.file = file
         self.rules = rules
         numbers = initial.constraints.indices.map { $0 + 1 }
+        namedFrom = initial.constraints.count
         addedConstraints = initial.constraints.count
         numberOfID = [:]
         idOfNumber = [:]
@@ -438,6 +442,7 @@ public struct SequenceReplay: Sendable {
             }
             numbers.append(number)
             current.constraints.append(constraint)
+            if constraint.id == nil { namedFrom = current.constraints.count }
         }
         return start..<current.constraints.count
     }
@@ -457,28 +462,37 @@ public struct SequenceReplay: Sendable {
 
     /// Removes constraints (ascending indices); the constraints after the first removed one
     /// that had their default name get it as an explicit ID.
+    ///
+    /// The arrays close up over the removed elements (a move of the ones after them, nothing
+    /// copied or retained); names are given once per constraint over the replay's life, since
+    /// every constraint past ``namedFrom`` has one already.
     private mutating func removeConstraints(at indices: [Int]) {
         guard let firstRemoved = indices.first else { return }
-        var remove = [Bool](repeating: false, count: current.constraints.count)
-        for i in indices { remove[i] = true }
-        var kept: [Constraint] = []
-        kept.reserveCapacity(current.constraints.count - indices.count)
-        var keptNumbers: [Int] = []
-        keptNumbers.reserveCapacity(kept.capacity)
-        var newIndex = [Int](repeating: -1, count: current.rowScales.isEmpty ? 0 : current.constraints.count)
-        for i in current.constraints.indices where !remove[i] {
-            var constraint = current.constraints[i]
-            if i > firstRemoved && constraint.id == nil { constraint.id = "c\(numbers[i])" }
-            if !newIndex.isEmpty { newIndex[i] = kept.count }
-            kept.append(constraint)
-            keptNumbers.append(numbers[i])
+        if firstRemoved < namedFrom {
+            for i in firstRemoved..<namedFrom where current.constraints[i].id == nil {
+                current.constraints[i].id = "c\(numbers[i])"
+            }
+            namedFrom = firstRemoved
         }
-        current.constraints = kept
-        numbers = keptNumbers
-        if !newIndex.isEmpty {
+        let removed = RangeSet(indices, within: numbers)
+        if !current.rowScales.isEmpty {
             var scales: [Int: NumericLiteral] = [:]
-            for (i, k) in current.rowScales where newIndex[i] >= 0 { scales[newIndex[i]] = k }
+            for (i, k) in current.rowScales where !removed.contains(i) {
+                scales[i - indices.prefix { $0 < i }.count] = k
+            }
             current.rowScales = scales
+        }
+        Self.remove(removed, from: &current.constraints)
+        Self.remove(removed, from: &numbers)
+    }
+
+    /// Removes the elements at `ranges`: a few runs one at a time from the back (each a move
+    /// of what follows it, nothing copied or retained), many runs in one pass.
+    private static func remove<Element>(_ ranges: RangeSet<Int>, from array: inout [Element]) {
+        if ranges.ranges.count <= 16 {
+            for range in ranges.ranges.reversed() { array.removeSubrange(range) }
+        } else {
+            array.removeSubranges(ranges)
         }
     }
 
@@ -487,29 +501,21 @@ public struct SequenceReplay: Sendable {
     private mutating func removeItems(at indices: [ItemIndex]) {
         guard let firstRemoved = indices.first else { return }
         var newIndex = Array(current.items.indices)
-        var shift = 0
         var next = 0
-        for i in current.items.indices {
+        for i in firstRemoved..<current.items.count {
             if next < indices.count && indices[next] == i {
                 newIndex[i] = -1
-                shift += 1
                 next += 1
             } else {
-                newIndex[i] = i - shift
+                newIndex[i] = i - next
             }
         }
-        var items: [Item] = []
-        items.reserveCapacity(current.items.count - indices.count)
-        var serials: [Int] = []
-        serials.reserveCapacity(items.capacity)
-        for i in current.items.indices where newIndex[i] >= 0 {
-            var item = current.items[i]
-            if let parent = item.parent { item.parent = newIndex[parent] }
-            items.append(item)
-            serials.append(itemSerials[i])
+        let removed = RangeSet(indices, within: itemSerials)
+        Self.remove(removed, from: &current.items)
+        Self.remove(removed, from: &itemSerials)
+        for i in firstRemoved..<current.items.count {
+            if let parent = current.items[i].parent { current.items[i].parent = newIndex[parent] }
         }
-        current.items = items
-        itemSerials = serials
         for i in current.constraints.indices {
             if current.constraints[i].first.item > firstRemoved {
                 current.constraints[i].first.item = newIndex[current.constraints[i].first.item]
@@ -569,6 +575,7 @@ public struct SequenceReplay: Sendable {
         precondition(numbers.last.map { $0 <= addedConstraints } ?? true, "numbers are of added constraints")
         for (i, c) in constraints.enumerated() {
             precondition(c.id != nil || numbers[i] == i + 1, "a constraint without ID sits at its number")
+            precondition(c.id != nil || i < namedFrom, "every constraint from namedFrom on has an ID")
             precondition(current.items.indices.contains(c.first.item), "constraints name live items")
             precondition(c.second.map { current.items.indices.contains($0.item) } ?? true, "constraints name live items")
         }

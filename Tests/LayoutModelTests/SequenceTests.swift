@@ -198,6 +198,17 @@ import Testing
         #expect(try parse("root r 1 1\nview a\nc2: a.width == 1\nx: a.height == 1\n").constraintName(0) == "c2")
     }
 
+    /// Row scales (the metamorphic oracle's) follow their constraints through removals.
+    @Test func rowScalesFollowTheirConstraints() throws {
+        var initial = try parse("root r 1 1\nview a\na.width == 1\na.height == 2\na.width >= 0\n")
+        initial.rowScales = [1: NumericLiteral(3), 2: NumericLiteral(5)]
+        var replay = try SequenceReplay(initial: initial)
+        try replay.apply(UpdateStep(.removeConstraint("c2")))
+        #expect(replay.current.rowScales == [1: NumericLiteral(5)])
+        try replay.apply(UpdateStep(.removeConstraint("c1")))
+        #expect(replay.current.rowScales == [0: NumericLiteral(5)])
+    }
+
     // MARK: Errors
 
     /// (steps after the header, line, column, kind)
