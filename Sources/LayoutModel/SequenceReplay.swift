@@ -9,7 +9,8 @@
 /// explicit ID `c<N>` (a constraint with an explicit ID has no default name, so this cannot
 /// collide). A pass's result therefore reports the names the file uses.
 ///
-/// A step that fails leaves the replay unchanged.
+/// A step that fails leaves the replay unchanged. Steps change ``current`` in place: a copy of
+/// it kept across ``apply(_:)`` makes each step copy the whole system.
 public struct SequenceReplay: Sendable {
     /// The system as it stands after the steps applied so far.
     public private(set) var current: ConstraintSystem

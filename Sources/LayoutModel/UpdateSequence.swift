@@ -131,22 +131,33 @@ extension UpdateSequence {
         /// Appends a constraint whose item indices refer to ``current``.
         @discardableResult
         public mutating func add(_ constraint: Constraint) throws(LayoutError) -> [SystemChange] {
-            let items = replay.current.items
-            guard items.indices.contains(constraint.first.item),
-                  constraint.second.map({ items.indices.contains($0.item) }) ?? true else {
-                throw LayoutError(file: "<builder>", location: .unknown, kind: .undeclaredName, message: "constraint names an unknown item")
-            }
-            return try apply(.addConstraint(NewConstraint(constraint, in: replay.current)))
+            let action = try Self.addition(of: constraint, to: replay.current)
+            return try apply(action)
         }
 
         /// Appends a view whose parent index refers to ``current``.
         @discardableResult
         public mutating func addView(_ item: Item) throws(LayoutError) -> [SystemChange] {
-            let items = replay.current.items
-            guard let parent = item.parent, items.indices.contains(parent) else {
+            let action = try Self.addition(of: item, to: replay.current)
+            return try apply(action)
+        }
+
+        // The steps are made apart from `apply`, so no copy of the system outlives the
+        // reading and the replay changes its arrays in place.
+
+        private static func addition(of constraint: Constraint, to system: ConstraintSystem) throws(LayoutError) -> UpdateStep.Action {
+            guard system.items.indices.contains(constraint.first.item),
+                  constraint.second.map({ system.items.indices.contains($0.item) }) ?? true else {
+                throw LayoutError(file: "<builder>", location: .unknown, kind: .undeclaredName, message: "constraint names an unknown item")
+            }
+            return .addConstraint(NewConstraint(constraint, in: system))
+        }
+
+        private static func addition(of item: Item, to system: ConstraintSystem) throws(LayoutError) -> UpdateStep.Action {
+            guard let parent = item.parent, system.items.indices.contains(parent) else {
                 throw LayoutError(file: "<builder>", location: .unknown, kind: .undeclaredName, message: "view '\(item.name)' has no existing parent")
             }
-            return try apply(.addView(NewView(item, parentName: parent == 0 ? nil : items[parent].name)))
+            return .addView(NewView(item, parentName: parent == 0 ? nil : system.items[parent].name))
         }
 
         /// Ends the current pass: later steps change the system for the next one.
