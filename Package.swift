@@ -78,6 +78,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Runs the built `layoutbench` (validate, print, solve) and checks output and exit status.
+        .testTarget(name: "LayoutBenchCLITests", dependencies: ["LayoutModel"]),
         .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "Generator"]),
         .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract", "Generator"]),
         .testTarget(
