@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Runner", targets: ["Runner"]),
+        .library(name: "OutsideSolvers", targets: ["OutsideSolvers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +46,14 @@ let package = Package(
         .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
         // Incremental Cassowary simplex in Double with lexicographic priorities.
         .target(name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        // Child processes with pipes, started by posix_spawn and reaped by their owner alone.
+        .target(name: "ChildProcesses"),
+        // Solvers outside LayoutBench (kiwisolver, z3, HiGHS, …) through adapter processes
+        // speaking JSON lines (docs/outside-solvers.md).
+        .target(
+            name: "OutsideSolvers",
+            dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
+        ),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.
@@ -55,7 +64,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting",
+                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting", "ChildProcesses",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -64,6 +73,7 @@ let package = Package(
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
+                "OutsideSolvers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,7 +98,17 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]
+            dependencies: [
+                "Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting",
+                "ChildProcesses",
+            ]
+        ),
+        .testTarget(
+            name: "OutsideSolversTests",
+            dependencies: [
+                "OutsideSolvers", "Fuzzing", "Runner", "Generator", "LayoutModel", "BackendContract", "ExactSimplex",
+                "ExactArithmetic",
+            ]
         ),
         .testTarget(
             name: "FuzzingTests",
