@@ -133,11 +133,12 @@ enum BenchTable {
                     + (outside ? ["overhead p50"] : [])]
         for r in report.results {
             let t = r.timing
-            rows.append([r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
-                         t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
-                         t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
-                         r.iterations.map(String.init) ?? "-"]
-                        + (outside ? [r.overhead.map { Self.time($0.p50) } ?? "-"] : []))
+            var row: [String] = [r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
+                                 t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
+                                 t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
+                                 r.iterations.map(String.init) ?? "-"]
+            if outside { row.append(r.overhead.map { Self.time($0.p50) } ?? "-") }
+            rows.append(row)
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         var lines = rows.map { row in
