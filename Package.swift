@@ -107,8 +107,9 @@ let package = Package(
             name: "OutsideSolversTests",
             dependencies: [
                 "OutsideSolvers", "Fuzzing", "Runner", "Generator", "LayoutModel", "BackendContract", "ExactSimplex",
-                "ExactArithmetic",
-            ]
+                "ExactArithmetic", "ChildProcesses",
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "FuzzingTests",

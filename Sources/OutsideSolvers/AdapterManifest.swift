@@ -158,9 +158,11 @@ public struct AdapterManifest: Sendable {
         keys.isEmpty ? "" : " at " + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 
-    /// `line:column` of a JSON syntax error when Foundation names the character offset, else 1:1.
+    /// `line:column` of a JSON syntax error (JSONSerialization names the character offset;
+    /// JSONDecoder does not), else 1:1.
     private static func position(of error: any Error, in data: Data) -> String {
-        let text = "\(error)"
+        var text = "\(error)"
+        do { _ = try JSONSerialization.jsonObject(with: data) } catch { text = "\((error as NSError).userInfo)" }
         guard let range = text.range(of: "character "),
               let offset = Int(text[range.upperBound...].prefix { $0.isNumber }) else { return "1:1" }
         var line = 1, column = 1
