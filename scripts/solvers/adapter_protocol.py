@@ -91,6 +91,11 @@ class Row:
     def value(self, point):
         return sum((c * point[v] for v, c in self.terms), self.constant)
 
+    def holds(self, value):
+        """Whether the row holds where its left side is `value` (for rows over the root
+        alone, whose value is their constant)."""
+        return value == 0 if self.relation == "==" else (value <= 0 if self.relation == "<=" else value >= 0)
+
     def text(self, names=None):
         """The row as `0.9222*x7 + 1.6563*x8 + 5.3979 == 0` (exact decimals where they end)."""
         names = names or (lambda v: "x%d" % v)
@@ -126,6 +131,23 @@ def decimal_text(value):
     sign = "-" if scaled < 0 else ""
     text = str(abs(scaled.numerator)).rjust(digits + 1, "0")
     return "%s%s.%s" % (sign, text[:-digits], text[-digits:])
+
+
+LEXICOGRAPHIC = {"model": "lexicographic"}
+
+
+def weighted(scale="1"):
+    """A weighted priority model: weight(p) = scale x p, exactly."""
+    return {"model": "weighted", "weight": {"form": "linear", "scale": scale}}
+
+
+def declare(priorities, incremental=False, conflict=False, ambiguity=False, objective=False, exact=False):
+    """The hello's capabilities of a rows-taking adapter with whole systems and steps."""
+    return {
+        "whole": True, "steps": True, "incremental": incremental, "input": ["rows"], "priorities": priorities,
+        "reports": {"values": True, "rejected": True, "conflict": conflict, "ambiguity": ambiguity,
+                    "objective": objective, "exact": exact},
+    }
 
 
 def levels_of(rows):

@@ -11,7 +11,7 @@ add_constraint and the value read-out.
 """
 import time
 
-from adapter_protocol import Adapter, claim_stdout, serve
+from adapter_protocol import Adapter, claim_stdout, declare, serve, weighted
 
 claim_stdout()
 import cassowary  # noqa: E402
@@ -23,15 +23,7 @@ RELATION = {"==": Constraint.EQ, "<=": Constraint.LEQ, ">=": Constraint.GEQ}
 class CassowaryAdapter(Adapter):
     name = "cassowary"
     version = cassowary.__version__
-    capabilities = {
-        "whole": True,
-        "steps": True,
-        "incremental": False,
-        "input": ["rows"],
-        "priorities": {"model": "weighted", "weight": {"form": "linear", "scale": "1"}},
-        "reports": {"values": True, "rejected": True, "conflict": False, "ambiguity": False,
-                    "objective": False, "exact": False},
-    }
+    capabilities = declare(weighted("1"))
 
     def solve_rows(self, variables, rows, deadline):
         xs = [cassowary.Variable("x%d" % i) for i in range(variables)]
@@ -51,9 +43,7 @@ class CassowaryAdapter(Adapter):
         for index, constraint in enumerate(constraints):
             if constraint is None:
                 r = rows[index]
-                c = r.constant
-                holds = c == 0 if r.relation == "==" else (c <= 0 if r.relation == "<=" else c >= 0)
-                if r.required and not holds:
+                if r.required and not r.holds(r.constant):
                     rejected.append(index)
                 continue
             try:

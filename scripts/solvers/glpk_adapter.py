@@ -13,9 +13,8 @@ import shutil
 import subprocess
 from fractions import Fraction
 
-from adapter_protocol import Adapter, claim_stdout, serve
-from lexicographic import solve_lexicographic
-from lp_files import ProgramBackend, decimal_number
+from adapter_protocol import claim_stdout, serve
+from lp_files import LevelLPAdapter, ProgramBackend, decimal_number
 
 claim_stdout()
 
@@ -55,25 +54,13 @@ class GlpsolBackend(ProgramBackend):
         return "optimal", values
 
 
-class GlpkAdapter(Adapter):
+class GlpkAdapter(LevelLPAdapter):
     name = "glpk"
     version = glpsol_version()
-    capabilities = {
-        "whole": True,
-        "steps": True,
-        "incremental": False,
-        "input": ["rows"],
-        "priorities": {"model": "lexicographic"},
-        "reports": {"values": True, "rejected": True, "conflict": False, "ambiguity": False,
-                    "objective": False, "exact": False},
-    }
+    exact = False
 
     def __init__(self):
-        super().__init__()
-        self.backend = GlpsolBackend(decimal_number)
-
-    def solve_rows(self, variables, rows, deadline):
-        return solve_lexicographic(variables, rows, self.backend, deadline, exact=False)
+        super().__init__(GlpsolBackend(decimal_number))
 
 
 if __name__ == "__main__":

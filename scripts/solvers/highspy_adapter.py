@@ -7,9 +7,10 @@ optima plus a relative slack of 1e-9 (HiGHS's optima are rounded). Coefficients 
 exact decimals rounded once to Double. Reports values and rejected (broken) rows; no
 conflicts, no ambiguity. `solver_ns` covers HiGHS's model passing and runs.
 """
-from adapter_protocol import Adapter, OutOfTime, claim_stdout, serve
-from lexicographic import solve_lexicographic
 import time
+
+from adapter_protocol import OutOfTime, claim_stdout, serve
+from lp_files import LevelLPAdapter
 
 claim_stdout()
 import highspy  # noqa: E402
@@ -58,21 +59,12 @@ class HighsBackend:
         raise RuntimeError("HiGHS ended with %s" % h.modelStatusToString(status))
 
 
-class HighsAdapter(Adapter):
+class HighsAdapter(LevelLPAdapter):
     name = "highspy"
     version = "%d.%d.%d" % (highspy.Highs().versionMajor(), highspy.Highs().versionMinor(), highspy.Highs().versionPatch())
-    capabilities = {
-        "whole": True,
-        "steps": True,
-        "incremental": False,
-        "input": ["rows"],
-        "priorities": {"model": "lexicographic"},
-        "reports": {"values": True, "rejected": True, "conflict": False, "ambiguity": False,
-                    "objective": False, "exact": False},
-    }
 
-    def solve_rows(self, variables, rows, deadline):
-        return solve_lexicographic(variables, rows, HighsBackend(), deadline, exact=False)
+    def __init__(self):
+        super().__init__(HighsBackend())
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ not the building of Python expression objects.
 """
 import time
 
-from adapter_protocol import Adapter, claim_stdout, serve
+from adapter_protocol import Adapter, claim_stdout, declare, serve, weighted
 
 claim_stdout()
 import kiwisolver  # noqa: E402
@@ -41,15 +41,7 @@ def build(variables, row):
 class KiwiAdapter(Adapter):
     name = "kiwisolver"
     version = kiwisolver.__version__
-    capabilities = {
-        "whole": True,
-        "steps": True,
-        "incremental": True,
-        "input": ["rows"],
-        "priorities": {"model": "weighted", "weight": {"form": "linear", "scale": "1"}},
-        "reports": {"values": True, "rejected": True, "conflict": False, "ambiguity": False,
-                    "objective": False, "exact": False},
-    }
+    capabilities = declare(weighted("1"), incremental=True)
 
     def solve_rows(self, variables, rows, deadline):
         xs = [kiwisolver.Variable("x%d" % i) for i in range(variables)]
@@ -62,7 +54,7 @@ class KiwiAdapter(Adapter):
                 # No unknowns at all (a system of only root constraints): kiwi cannot hold it;
                 # a false required one is rejected, as the format asks.
                 row = rows[index]
-                if row.required and not holds(row):
+                if row.required and not row.holds(row.constant):
                     rejected.append(index)
                 continue
             try:
@@ -107,7 +99,7 @@ class KiwiAdapter(Adapter):
             return time.perf_counter_ns() - start
         constraint = build(self.xs, row)
         if constraint is None:
-            if row.required and not holds(row):
+            if row.required and not row.holds(row.constant):
                 self.rejected.add(row_id)
             return 0
         start = time.perf_counter_ns()
@@ -156,11 +148,6 @@ class KiwiAdapter(Adapter):
         rejected = sorted(self.rejected)
         return {"status": "unsatisfiable" if rejected else "optimal",
                 "values": [x.value() for x in self.xs], "rejected": rejected}, ns
-
-
-def holds(row):
-    c = row.constant
-    return c == 0 if row.relation == "==" else (c <= 0 if row.relation == "<=" else c >= 0)
 
 
 if __name__ == "__main__":

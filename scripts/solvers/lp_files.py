@@ -8,8 +8,8 @@ import tempfile
 import time
 from fractions import Fraction
 
-from adapter_protocol import OutOfTime, child_preexec, decimal_text
-from lexicographic import lp_text
+from adapter_protocol import LEXICOGRAPHIC, Adapter, OutOfTime, child_preexec, decimal_text, declare
+from lexicographic import lp_text, solve_lexicographic
 
 
 class ProgramBackend:
@@ -63,3 +63,18 @@ def exact_number(value):
 def decimal_number(value):
     text = decimal_text(value)
     return text if "/" not in text else repr(float(Fraction(value)))
+
+
+class LevelLPAdapter(Adapter):
+    """An adapter that solves each case one LP per level (lexicographic.py) on `backend`;
+    `exact` when the solver's values are exact rationals."""
+
+    exact = False
+
+    def __init__(self, backend):
+        super().__init__()
+        self.backend = backend
+        self.capabilities = declare(LEXICOGRAPHIC, objective=self.exact, exact=self.exact)
+
+    def solve_rows(self, variables, rows, deadline):
+        return solve_lexicographic(variables, rows, self.backend, deadline, exact=self.exact)

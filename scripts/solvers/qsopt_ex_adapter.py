@@ -12,9 +12,8 @@ import shutil
 import subprocess
 from fractions import Fraction
 
-from adapter_protocol import Adapter, claim_stdout, serve
-from lexicographic import solve_lexicographic
-from lp_files import ProgramBackend, exact_number
+from adapter_protocol import claim_stdout, serve
+from lp_files import LevelLPAdapter, ProgramBackend, exact_number
 
 claim_stdout()
 
@@ -58,25 +57,13 @@ class EsolverBackend(ProgramBackend):
         return "optimal", values
 
 
-class QsoptAdapter(Adapter):
+class QsoptAdapter(LevelLPAdapter):
     name = "qsopt-ex"
     version = esolver_version()
-    capabilities = {
-        "whole": True,
-        "steps": True,
-        "incremental": False,
-        "input": ["rows"],
-        "priorities": {"model": "lexicographic"},
-        "reports": {"values": True, "rejected": True, "conflict": False, "ambiguity": False,
-                    "objective": True, "exact": True},
-    }
+    exact = True
 
     def __init__(self):
-        super().__init__()
-        self.backend = EsolverBackend(exact_number)
-
-    def solve_rows(self, variables, rows, deadline):
-        return solve_lexicographic(variables, rows, self.backend, deadline, exact=True)
+        super().__init__(EsolverBackend(exact_number))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ Values and the objective are sent as exact rationals ("327/2").
 import time
 from fractions import Fraction
 
-from adapter_protocol import Adapter, OutOfTime, claim_stdout, levels_of, serve
+from adapter_protocol import LEXICOGRAPHIC, Adapter, OutOfTime, claim_stdout, declare, levels_of, serve
 
 claim_stdout()
 import z3  # noqa: E402
@@ -46,18 +46,24 @@ def remaining_ms(deadline):
     return left
 
 
+def level_error(solver, rows, priority, xs):
+    """The error sum of one level as a z3 term: each row's d = p - n with p, n >= 0 added to
+    `solver`, and its error p + n, p or n."""
+    errors = []
+    for i, r in enumerate(rows):
+        if r.priority != priority:
+            continue
+        p, n = z3.Real("p%d" % i), z3.Real("n%d" % i)
+        d = z3.Sum([q(c) * xs[v] for v, c in r.terms] + [q(r.constant)])
+        solver.add(p >= 0, n >= 0, d == p - n)
+        errors += ([p] if r.relation != ">=" else []) + ([n] if r.relation != "<=" else [])
+    return z3.Sum(errors) if errors else z3.RealVal(0)
+
+
 class Z3Adapter(Adapter):
     name = "z3"
     version = z3.get_version_string()
-    capabilities = {
-        "whole": True,
-        "steps": True,
-        "incremental": False,
-        "input": ["rows"],
-        "priorities": {"model": "lexicographic"},
-        "reports": {"values": True, "rejected": True, "conflict": True, "ambiguity": True,
-                    "objective": True, "exact": True},
-    }
+    capabilities = declare(LEXICOGRAPHIC, conflict=True, ambiguity=True, objective=True, exact=True)
 
     def solve_rows(self, variables, rows, deadline):
         start = time.perf_counter_ns()
@@ -100,16 +106,8 @@ class Z3Adapter(Adapter):
         optimizer.set(priority="lex")
         optimizer.add([formula(rows[i]) for i in kept])
         sums = []
-        for k, priority in enumerate(levels):
-            errors = []
-            for i, r in enumerate(rows):
-                if r.priority != priority:
-                    continue
-                p, n = z3.Real("p%d" % i), z3.Real("n%d" % i)
-                d = z3.Sum([q(c) * xs[v] for v, c in r.terms] + [q(r.constant)])
-                optimizer.add(p >= 0, n >= 0, d == p - n)
-                errors += ([p] if r.relation != ">=" else []) + ([n] if r.relation != "<=" else [])
-            total = z3.Sum(errors) if errors else z3.RealVal(0)
+        for priority in levels:
+            total = level_error(optimizer, rows, priority, xs)
             sums.append(total)
             optimizer.minimize(total)
         optimizer.set("timeout", remaining_ms(deadline))
@@ -160,16 +158,7 @@ class Z3Adapter(Adapter):
         solver = z3.Solver()
         solver.add([formula(rows[i]) for i in kept])
         for priority, optimum in zip(levels, objective):
-            errors = []
-            for i, r in enumerate(rows):
-                if r.priority != priority:
-                    continue
-                p, n = z3.Real("p%d" % i), z3.Real("n%d" % i)
-                d = z3.Sum([q(c) * xs[v] for v, c in r.terms] + [q(r.constant)])
-                solver.add(p >= 0, n >= 0, d == p - n)
-                errors += ([p] if r.relation != ">=" else []) + ([n] if r.relation != "<=" else [])
-            if errors:
-                solver.add(z3.Sum(errors) <= q(optimum))
+            solver.add(level_error(solver, rows, priority, xs) <= q(optimum))
         found = set()
         for v, x in enumerate(xs):
             if v in found:
