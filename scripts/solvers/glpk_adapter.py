@@ -10,22 +10,12 @@ conflicts, no ambiguity. `solver_ns` covers the glpsol runs (process start inclu
 """
 import re
 import shutil
-import subprocess
 from fractions import Fraction
 
 from adapter_protocol import claim_stdout, serve
-from lp_files import LevelLPAdapter, ProgramBackend, decimal_number
+from lp_files import LevelLPAdapter, ProgramBackend, program_version, decimal_number
 
 claim_stdout()
-
-
-def glpsol_version():
-    try:
-        out = subprocess.run(["glpsol", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=10)
-        found = re.search(rb"Solver ([0-9.]+)", out.stdout)
-        return found.group(1).decode() if found else "unknown"
-    except (OSError, subprocess.TimeoutExpired):
-        return "missing"
 
 
 class GlpsolBackend(ProgramBackend):
@@ -56,7 +46,7 @@ class GlpsolBackend(ProgramBackend):
 
 class GlpkAdapter(LevelLPAdapter):
     name = "glpk"
-    version = glpsol_version()
+    version = program_version(["glpsol", "--version"], rb"Solver ([0-9.]+)")
     exact = False
 
     def __init__(self):

@@ -3,6 +3,7 @@ for lexicographic.py. Each LP is written to a temporary folder, the solver runs 
 request's remaining time as its limit (and is killed past it), and its solution file is read.
 """
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -54,6 +55,16 @@ class ProgramBackend:
             point[column] = value
         objective = sum((c * point[j] for j, c in program.objective.items()), Fraction(0))
         return "optimal", point, objective
+
+
+def program_version(command, pattern):
+    """The version a solver binary prints (the first group of `pattern`), or "missing"."""
+    try:
+        out = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "missing"
+    found = re.search(pattern, out.stdout)
+    return found.group(1).decode() if found else "unknown"
 
 
 def exact_number(value):

@@ -9,22 +9,12 @@ covers the esolver runs (process start and file reading included: there is no ot
 """
 import re
 import shutil
-import subprocess
 from fractions import Fraction
 
 from adapter_protocol import claim_stdout, serve
-from lp_files import LevelLPAdapter, ProgramBackend, exact_number
+from lp_files import LevelLPAdapter, ProgramBackend, program_version, exact_number
 
 claim_stdout()
-
-
-def esolver_version():
-    try:
-        out = subprocess.run(["esolver", "-v"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=10)
-        found = re.search(rb"QSopt_ex ([0-9.]+)", out.stdout)
-        return found.group(1).decode() if found else "unknown"
-    except (OSError, subprocess.TimeoutExpired):
-        return "missing"
 
 
 class EsolverBackend(ProgramBackend):
@@ -59,7 +49,7 @@ class EsolverBackend(ProgramBackend):
 
 class QsoptAdapter(LevelLPAdapter):
     name = "qsopt-ex"
-    version = esolver_version()
+    version = program_version(["esolver", "-v"], rb"QSopt_ex ([0-9.]+)")
     exact = True
 
     def __init__(self):
