@@ -107,7 +107,7 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
     }
 
     func timeout(for budget: Budget) -> Duration {
-        budget.wallTime.map { $0 + $0 + grace } ?? defaultTimeout
+        budget.wallTime.map { $0 + grace } ?? defaultTimeout
     }
 
     /// Sends one request on a session of its own and returns the reply, with failures as

@@ -250,9 +250,9 @@ struct Reproducer {
                     continue
                 value = sum((Fraction(c) * point[v] for v, c in terms), Fraction(constant))
                 if error(value, op) > BOUND:
-                    bugs.append("accepted required row %d is violated by %g: %s %s 0 is %s" % (
-                        index, float(error(value, op)), " + ".join("%s*%s" % (c, VARIABLES[v]) for v, c in terms) or "0",
-                        op, float(value)))
+                    text = " + ".join(["%s*%s" % (c, VARIABLES[v]) for v, c in terms] + [constant])
+                    bugs.append("accepted required row %d is violated by %g: %s %s 0, but it is %s" % (
+                        index, float(error(value, op)), text.replace("+ -", "- "), op, float(value)))
             levels = sorted({Fraction(r[3]) for r in ROWS if Fraction(r[3]) != 1000}, reverse=True)
             sums = []
             for level in levels:

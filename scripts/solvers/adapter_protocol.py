@@ -60,6 +60,12 @@ class OutOfTime(Exception):
     """The solver ran out of the request's deadline (answered as status `budget`)."""
 
 
+def check_deadline(deadline):
+    """Raises OutOfTime once the request's deadline (a time.monotonic() value) has passed."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime()
+
+
 class Row:
     """A lowered row: sum(coefficient * x[variable]) + constant REL 0, at a priority."""
 

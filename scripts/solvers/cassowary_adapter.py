@@ -11,7 +11,7 @@ add_constraint and the value read-out.
 """
 import time
 
-from adapter_protocol import Adapter, claim_stdout, declare, serve, weighted
+from adapter_protocol import Adapter, check_deadline, claim_stdout, declare, serve, weighted
 
 claim_stdout()
 import cassowary  # noqa: E402
@@ -41,6 +41,8 @@ class CassowaryAdapter(Adapter):
         rejected = []
         start = time.perf_counter_ns()
         for index, constraint in enumerate(constraints):
+            if index % 64 == 63:
+                check_deadline(deadline)
             if constraint is None:
                 r = rows[index]
                 if r.required and not r.holds(r.constant):

@@ -19,7 +19,7 @@ not the building of Python expression objects.
 """
 import time
 
-from adapter_protocol import Adapter, claim_stdout, declare, serve, weighted
+from adapter_protocol import Adapter, check_deadline, claim_stdout, declare, serve, weighted
 
 claim_stdout()
 import kiwisolver  # noqa: E402
@@ -50,6 +50,8 @@ class KiwiAdapter(Adapter):
         rejected = []
         start = time.perf_counter_ns()
         for index, constraint in enumerate(constraints):
+            if index % 64 == 63:
+                check_deadline(deadline)
             if constraint is None:
                 # No unknowns at all (a system of only root constraints): kiwi cannot hold it;
                 # a false required one is rejected, as the format asks.

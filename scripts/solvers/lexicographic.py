@@ -18,7 +18,7 @@ otherwise), raising `OutOfTime` past the deadline.
 import time
 from fractions import Fraction
 
-from adapter_protocol import OutOfTime, levels_of
+from adapter_protocol import check_deadline, levels_of
 
 
 class Program:
@@ -41,11 +41,6 @@ class Program:
     def column_name(self, column):
         # Not "e…": LP readers take e1 for an exponent.
         return "x%d" % column if column < self.variables else "y%d" % (column - self.variables)
-
-
-def check_deadline(deadline):
-    if deadline is not None and time.monotonic() > deadline:
-        raise OutOfTime()
 
 
 def solve_lexicographic(variables, rows, backend, deadline, exact):
