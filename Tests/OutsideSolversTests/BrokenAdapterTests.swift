@@ -63,9 +63,7 @@ struct BrokenAdapterTests {
     }
 
     @Test func theAdapterDiesWithLayoutBench() throws {
-        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let executable = bundle.appendingPathComponent("layoutbench")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build the executable first: swift build --build-tests")
+        let executable = URL(fileURLWithPath: try layoutbenchExecutable())
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lb-orphan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

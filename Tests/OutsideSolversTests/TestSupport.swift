@@ -86,14 +86,26 @@ func processes(containing marker: String) -> [pid_t] {
 }
 
 /// Runs a program to its end and returns its exit status and standard output.
-func run(_ command: [String]) throws -> (status: Int32, output: String) {
+func run(_ command: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("lb-run-\(UUID().uuidString).txt")
     defer { try? FileManager.default.removeItem(at: out) }
     let shell = ["sh", "-c", command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ") + " > '\(out.path)' 2>&1"]
+    var environment = ProcessInfo.processInfo.environment
+    for (key, value) in extra { environment[key] = value }
     let child = try ChildProcess(
-        executable: "/bin/sh", arguments: Array(shell.dropFirst()), environment: ProcessInfo.processInfo.environment,
+        executable: "/bin/sh", arguments: Array(shell.dropFirst()), environment: environment,
         inheritStandardError: false, connected: false)
     child.waitForExit()
     let output = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
     return (child.exitStatus ?? -1, output)
+}
+
+/// The `layoutbench` executable built beside the tests.
+func layoutbenchExecutable() throws -> String {
+    let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let candidate = bundle.appendingPathComponent("layoutbench")
+    guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidate.path])
+    }
+    return candidate.path
 }
