@@ -183,3 +183,9 @@ public struct CassowaryBackend: LayoutBackend {
         return true
     }
 }
+
+/// Double arithmetic with pivot and zero tolerances of about 1e-9 of the value scale: the
+/// judge forgives rounding up to that relative size (`docs/fuzzing.md`, "Verdicts").
+extension CassowaryBackend: DeclaresPrecision {
+    public var relativePrecision: Double? { defaultRelativePrecision }
+}

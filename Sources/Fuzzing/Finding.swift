@@ -37,8 +37,9 @@ public struct Finding: Sendable, Hashable, Codable {
         /// from the given one by at most the backend's declared relative precision
         /// (`docs/fuzzing.md`, "Verdicts"): expected of a floating-point solver.
         case illConditioned = "ill-conditioned"
-        /// The difference follows from the solver's declared semantics (set by the judge of
-        /// outside solvers).
+        /// A difference from the format's lexicographic answer that the backend's own declared
+        /// semantics (a weighted priority model) explains: a note, not a bug (set by the
+        /// ``SemanticsJudge`` of outside solvers).
         case semantics
     }
 

@@ -96,7 +96,7 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
-    @Flag(inversion: .prefixedNo, help: "Exit with status 3 when the campaign holds wrong findings.")
+    @Flag(inversion: .prefixedNo, help: "Exit with status 1 when the campaign holds wrong findings.")
     var failOnWrong = true
 
     func validate() throws {

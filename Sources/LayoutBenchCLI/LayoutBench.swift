@@ -23,7 +23,9 @@ enum ExitStatus {
     /// A bug: a backend failed, a file could not be written.
     static let internalFailure = ExitCode(1)
     /// `fuzz`: the campaign ran and holds wrong findings (ill-conditioned ones never fail it).
-    static let wrongFindings = ExitCode(3)
+    /// Findings and wrong answers exit 1 across the CLI (issue 19: 0 clean, 1 findings,
+    /// 2 invalid input or usage, 3 unsupported by the chosen backend).
+    static let wrongFindings = ExitCode(1)
 }
 
 /// Writes a line to standard error.

@@ -1,4 +1,5 @@
 import BackendContract
+import ChildProcesses
 import ExactSimplex
 import Foundation
 import Fuzzing
@@ -193,7 +194,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let url = temporaryDirectory("trap")
         let status = try runCLI(Self.common + ["--cases", "30", "--backend", "exact,test-trap", "--jobs", "2", "--out", url.path],
                                 environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
-        #expect(status == 3)  // the campaign completed, and holds wrong findings (the crashes)
+        #expect(status == 1)  // the campaign completed, and holds wrong findings (the crashes)
         let report = try readReport(url)
         #expect(report.cases == 30)
         #expect(!report.crashedCases.isEmpty)
@@ -213,7 +214,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let status = try runCLI(Self.common + ["--cases", "12", "--backend", "exact,test-hang", "--jobs", "2",
                                                "--case-timeout", "2", "--out", url.path],
                                 environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
-        #expect(status == 3)
+        #expect(status == 1)
         let report = try readReport(url)
         #expect(report.cases == 12)
         #expect(report.findings.contains { $0.kind == "budget" && $0.backends == ["test-hang"] && $0.detail.contains("hung") })
@@ -227,7 +228,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let status = try runCLI(Self.common + ["--cases", "4", "--backend", "test-trap-reduce", "--jobs", "1",
                                                "--families", "equal-widths", "--out", url.path],
                                 environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
-        #expect(status == 3)
+        #expect(status == 1)
         let report = try readReport(url)
         #expect(report.cases == 4)
         let crashes = report.findings.filter { $0.kind == "crash" }
@@ -242,6 +243,20 @@ func readReport(_ url: URL) throws -> FuzzReport {
             #expect(reduced.allSatisfy { $0.reducedConstraints == $0.originalConstraints })
         }
         #expect(report.occurrences.keys.contains("crash/test-trap-reduce"))
+    }
+
+    /// Wrong findings exit 1 (as every finding of the CLI does); `--no-fail-on-wrong`, as a
+    /// Slurm shard runs, exits 0 with the same findings in its report.
+    @Test func wrongFindingsExitOneUnlessToldNotToFail() throws {
+        let arguments = Self.common + ["--cases", "2", "--backend", "test-trap-reduce", "--jobs", "1", "--families", "equal-widths",
+                                       "--no-reduce"]
+        let failing = temporaryDirectory("wrong-exit")
+        #expect(try runCLI(arguments + ["--out", failing.path], environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"]) == 1)
+        let lenient = temporaryDirectory("wrong-no-fail")
+        #expect(try runCLI(arguments + ["--out", lenient.path, "--no-fail-on-wrong"], environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"]) == 0)
+        let (a, b) = (try readReport(failing), try readReport(lenient))
+        #expect(a.findings.contains { $0.verdict == "wrong" })
+        #expect(a.findings.map(\.fingerprint) == b.findings.map(\.fingerprint))
     }
 
     @Test func killedRunResumesToTheSameFindings() throws {
