@@ -199,7 +199,10 @@ enum FuzzSummaryText {
             for (signature, n) in wrong.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
         }
         if !forgiven.isEmpty {
-            lines.append("ill-conditioned, counted apart (explained by rounding within the backend's precision):")
+            let semantics = forgiven.keys.contains { FindingSignature(parsing: $0).verdict == "semantics" }
+            lines.append(semantics
+                ? "ill-conditioned or semantics, counted apart (explained by rounding within the backend's precision, or by its declared semantics):"
+                : "ill-conditioned, counted apart (explained by rounding within the backend's precision):")
             for (signature, n) in forgiven.sorted(by: { $0.key < $1.key }) { lines.append("  \(signature): \(n)") }
             let sizes = report.findings.filter { !$0.signature.isWrong }.compactMap(\.perturbation)
             if let low = sizes.min(), let high = sizes.max() {

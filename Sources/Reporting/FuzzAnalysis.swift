@@ -45,6 +45,17 @@ struct FuzzAnalysis: Sendable {
         totalOccurrences = signatures.reduce(0) { FuzzTotals.add($0, $1.count) }
         wrongOccurrences = wrongSignatures.reduce(0) { FuzzTotals.add($0, $1.count) }
         forgivenOccurrences = forgivenSignatures.reduce(0) { FuzzTotals.add($0, $1.count) }
+        hasSemantics = forgivenParts.contains { $0.verdict == "semantics" }
+    }
+
+    /// Whether some findings counted apart are `semantics` notes (outside solvers), not
+    /// only ill-conditioned ones: the renderings then name both.
+    let hasSemantics: Bool
+    /// What the findings counted apart are: "ill-conditioned" or "ill-conditioned or semantics".
+    var forgivenLabel: String { hasSemantics ? "ill-conditioned or semantics" : "ill-conditioned" }
+    /// Why they are not failures.
+    var forgivenReason: String {
+        "explained by rounding within each backend's declared precision" + (hasSemantics ? ", or by its declared semantics" : "")
     }
 
     /// `class/backend[/oracle][@verdict]` split into its parts; a malformed signature keeps its

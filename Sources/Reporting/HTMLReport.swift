@@ -249,7 +249,7 @@ public enum HTMLReport {
 
         page.add("<section id=\"summary\"><h2>Summary</h2>")
         page.add("<p>\(analysis.wrongOccurrences) wrong finding occurrence\(analysis.wrongOccurrences == 1 ? "" : "s") (\(analysis.wrongSignatures.count) signature\(analysis.wrongSignatures.count == 1 ? "" : "s")) and "
-            + "\(analysis.forgivenOccurrences) ill-conditioned one\(analysis.forgivenOccurrences == 1 ? "" : "s"), counted apart, in \(analysis.totals.cases) cases; "
+            + "\(analysis.forgivenOccurrences) \(analysis.forgivenLabel) one\(analysis.forgivenOccurrences == 1 ? "" : "s"), counted apart, in \(analysis.totals.cases) cases; "
             + "\(report.findings.count) stored (reduced) finding\(report.findings.count == 1 ? "" : "s"), "
             + "\(analysis.totals.crashedCases.count) crashed case\(analysis.totals.crashedCases.count == 1 ? "" : "s").</p>")
         page.add("<p class=\"muted\">Only wrong findings are failures: an ill-conditioned finding is exactly right for a system whose numbers differ from the given one by at most the backend's declared relative precision (<code>docs/fuzzing.md</code>, Verdicts).</p>")
@@ -259,7 +259,7 @@ public enum HTMLReport {
             page.add(classTable(analysis, wrong: true))
         }
         if !analysis.forgivenKinds.isEmpty {
-            page.add("<h3>Ill-conditioned (counted apart)</h3>")
+            page.add("<h3>\(analysis.hasSemantics ? "Ill-conditioned or semantics" : "Ill-conditioned") (counted apart)</h3>")
             if let range = analysis.perturbationRange {
                 page.add("<p>Relative perturbations that explain the stored ones: \(h(range)).</p>")
             }
@@ -301,7 +301,7 @@ public enum HTMLReport {
             for finding in analysis.wrongFindings {
                 page.add(findingBlock(finding, prefix: options.reproPrefix))
             }
-            if !analysis.forgivenFindings.isEmpty { page.add("<h3>Ill-conditioned (counted apart)</h3>") }
+            if !analysis.forgivenFindings.isEmpty { page.add("<h3>\(analysis.hasSemantics ? "Ill-conditioned or semantics" : "Ill-conditioned") (counted apart)</h3>") }
             for finding in analysis.forgivenFindings {
                 page.add(findingBlock(finding, prefix: options.reproPrefix))
             }

@@ -165,8 +165,8 @@ public enum MarkdownReport {
         }
         lines.append("")
         if !analysis.forgivenSignatures.isEmpty {
-            lines.append("⚪ Counted apart, not failures: \(analysis.forgivenOccurrences) ill-conditioned occurrence\(analysis.forgivenOccurrences == 1 ? "" : "s") "
-                + "(explained by rounding within each backend's declared precision\(analysis.perturbationRange.map { "; stored ones by relative perturbations of \($0)" } ?? "")).")
+            lines.append("⚪ Counted apart, not failures: \(analysis.forgivenOccurrences) \(analysis.forgivenLabel) occurrence\(analysis.forgivenOccurrences == 1 ? "" : "s") "
+                + "(\(analysis.forgivenReason)\(analysis.perturbationRange.map { "; stored ones by relative perturbations of \($0)" } ?? "")).")
             lines.append("")
             lines.append("| signature | occurrences | per 1000 cases |")
             lines.append("|:--|--:|--:|")

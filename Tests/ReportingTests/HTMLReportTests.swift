@@ -155,4 +155,16 @@ struct HTMLReportTests {
         _ = MarkdownReport.render(.fuzz(huge), baseline: .fuzz(huge))
         _ = TerminalComparison.render(.fuzz(FuzzComparison(baseline: huge, current: huge)))
     }
+
+    @Test("semantics notes of outside solvers are counted apart with the ill-conditioned ones, and named")
+    func semanticsNotes() {
+        var report = SampleReports.smallFuzz()
+        report.shards[0].occurrences["suboptimal/kiwisolver@semantics"] = 4
+        let html = HTMLReport.render(.fuzz(report))
+        let markdown = MarkdownReport.render(.fuzz(report))
+        #expect(html.contains("16 ill-conditioned or semantics ones, counted apart"))
+        #expect(markdown.contains("16 ill-conditioned or semantics occurrences"))
+        #expect(markdown.contains("or by its declared semantics"))
+        #expect(!MarkdownReport.render(.fuzz(SampleReports.smallFuzz())).contains("semantics"))
+    }
 }
