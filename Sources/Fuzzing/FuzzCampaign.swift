@@ -244,15 +244,18 @@ public struct FuzzCampaign: Sendable {
     /// backward-error verdict as the comparator gives the built-in backends'
     /// (``BackwardErrorJudge``, at the solver's ``BackendContract/relativePrecision(of:)``).
     /// For a weighted solver only the classes whose meaning does not depend on the priority
-    /// model are classified (an infeasible point, the broken list, the conflict): the
-    /// optimality questions are lexicographic, and a weighted solver's point is held to its
-    /// own objective, so its `suboptimal`, `determined-mismatch` and `ambiguity-mismatch`
-    /// findings stay `wrong` (no backward-error question about the weighted optimum is asked).
+    /// model are classified (an infeasible point, the broken list, the conflict), and
+    /// `determined-mismatch`, which the semantics judge reports only at a point that attains
+    /// the lexicographic optimum (so the lexicographic question is the one it asks). Its
+    /// `suboptimal` (worse than its own weighted optimum) and `ambiguity-mismatch` findings
+    /// stay `wrong`: no backward-error question about the weighted optimum is asked.
+    /// Classifying can only turn `wrong` into `ill-conditioned` where a perturbation explains
+    /// the point, never the other way.
     func classified(
         _ found: [Finding], system: ConstraintSystem, outcome: BackendOutcome, capabilities: BackendCapabilities, reference: Solution?
     ) -> [Finding] {
         guard let reference, case .success(let result) = outcome.result, !found.isEmpty else { return found }
-        let modelFree: Set<Finding.Kind> = [.infeasiblePoint, .statusMismatch, .badConflict]
+        let modelFree: Set<Finding.Kind> = [.infeasiblePoint, .statusMismatch, .badConflict, .determinedMismatch]
         let verdicts = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
         let precision = comparator.precision(of: outcome.backend)
         return found.map { finding in
