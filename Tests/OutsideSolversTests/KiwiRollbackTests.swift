@@ -50,6 +50,7 @@ struct KiwiRollbackTests {
         let found = fuzz.judge(system, oracle: nil, seed: 0).map(\.finding)
         let bug = try #require(found.first { $0.kind == .infeasiblePoint && $0.backends.first == "kiwisolver" }, "\(found)")
         #expect(bug.detail.contains("c2"), "the second constraint is the violated one: \(bug.detail)")
+        #expect(bug.verdict == .wrong, "no rounding explains the rollback bug: \(bug.verdictNote ?? "")")
         let spec = FuzzCampaign.CaseSpec(index: 0, family: "hand-written", size: 2, seed: 0, oracle: nil)
         let report = fuzz.report(bug, transform: nil, system: system, spec: spec)
         #expect(report.reducedConstraints <= 5)
@@ -69,6 +70,7 @@ struct KiwiRollbackTests {
         let run = campaign([Solvers.backend("kiwisolver")], families: ["random"], sizes: 1...10, oracles: [])
         let found = findings(run, cases: 0..<150).filter { $0.2.kind == .infeasiblePoint && $0.2.backends.first == "kiwisolver" }
         #expect(!found.isEmpty)
+        #expect(found.contains { $0.2.verdict == .wrong }, "the rollback bug is wrong, not ill-conditioned")
     }
 
     /// kiwi weighs priorities: 251 × 100 < 250 × 200, so it leaves the @251 constraint 100 off
