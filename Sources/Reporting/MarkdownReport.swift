@@ -157,22 +157,14 @@ public enum MarkdownReport {
             lines.append("🔴 \(analysis.wrongOccurrences) wrong occurrence\(analysis.wrongOccurrences == 1 ? "" : "s") of \(analysis.wrongSignatures.count) signature\(analysis.wrongSignatures.count == 1 ? "" : "s"); "
                 + "\(analysis.wrongFindings.count) stored finding\(analysis.wrongFindings.count == 1 ? "" : "s").")
             lines.append("")
-            lines.append("| signature | occurrences | per 1000 cases |")
-            lines.append("|:--|--:|--:|")
-            for entry in analysis.wrongSignatures {
-                lines.append("| \(Markup.markdownCode(entry.signature)) | \(entry.count) | \(analysis.rate(entry.count)) |")
-            }
+            lines += signatureTable(analysis.wrongSignatures, analysis)
         }
         lines.append("")
         if !analysis.forgivenSignatures.isEmpty {
             lines.append("⚪ Counted apart, not failures: \(analysis.forgivenOccurrences) \(analysis.forgivenLabel) occurrence\(analysis.forgivenOccurrences == 1 ? "" : "s") "
                 + "(\(analysis.forgivenReason)\(analysis.perturbationRange.map { "; stored ones by relative perturbations of \($0)" } ?? "")).")
             lines.append("")
-            lines.append("| signature | occurrences | per 1000 cases |")
-            lines.append("|:--|--:|--:|")
-            for entry in analysis.forgivenSignatures {
-                lines.append("| \(Markup.markdownCode(entry.signature)) | \(entry.count) | \(analysis.rate(entry.count)) |")
-            }
+            lines += signatureTable(analysis.forgivenSignatures, analysis)
             lines.append("")
         }
         if !analysis.familyRows.isEmpty {
@@ -219,6 +211,12 @@ public enum MarkdownReport {
             lines.append("")
         }
         return lines
+    }
+
+    /// Signatures with their occurrences and rate per 1000 cases.
+    private static func signatureTable(_ entries: [(signature: String, count: Int)], _ analysis: FuzzAnalysis) -> [String] {
+        ["| signature | occurrences | per 1000 cases |", "|:--|--:|--:|"]
+            + entries.map { "| \(Markup.markdownCode($0.signature)) | \($0.count) | \(analysis.rate($0.count)) |" }
     }
 
     private static func comparison(_ comparison: FuzzComparison, baseline: FuzzReport) -> [String] {
