@@ -25,13 +25,21 @@ public struct CassowaryBackend: LayoutBackend {
         "incremental Cassowary simplex in Double, lexicographic priorities; estimates ambiguity"
     }
 
+    /// Supported when every number of the lowering is finite in `Double`. Moderate literals
+    /// guarantee it (``LayoutModel/ConstraintSystem/largestLiteralMagnitude``), so only a
+    /// system with huge numbers is lowered to find out: `solve` lowers, `supports` need not.
     public func supports(_ system: ConstraintSystem) -> Support {
-        Self.lower(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
+        if system.largestLiteralMagnitude <= 0x1p250 { return .supported }
+        return Self.lower(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
     }
 
-    /// The exact lowering rounded to `Double` once, or nil if a number does not fit.
+    /// The exact lowering rounded to `Double` once, or nil if a number does not fit. Rows
+    /// whose numbers are exact in `Double` are lowered in `Double` (the same numbers); the
+    /// others through `Rational`.
     static func lower(_ system: ConstraintSystem) -> LinearSystem<Double>? {
-        let linear = system.lowered(as: Rational.self).mapScalars { $0.doubleValue }
+        let linear = system.loweredRoundingOnce { constraint, index, level in
+            (system.lower(constraint, index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
+        }
         for row in linear.rows {
             guard row.constant.isFinite, row.terms.allSatisfy({ $0.coefficient.isFinite }) else { return nil }
         }

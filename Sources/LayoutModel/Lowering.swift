@@ -93,18 +93,19 @@ public struct LinearSystem<Scalar: LinearScalar>: Sendable, Equatable {
 
     /// The same rows with every scalar converted once (for example exact → `Double`).
     public func mapScalars<T: LinearScalar>(_ convert: (Scalar) -> T) -> LinearSystem<T> {
-        LinearSystem<T>(
-            variableCount: variableCount,
-            rows: rows.map { row in
-                LinearRow<T>(
-                    terms: row.terms.compactMap { term in
-                        let c = convert(term.coefficient)
-                        return c.isZero ? nil : LinearTerm(variable: term.variable, coefficient: c)
-                    },
-                    constant: convert(row.constant), relation: row.relation, level: row.level,
-                    constraintIndex: row.constraintIndex)
+        LinearSystem<T>(variableCount: variableCount, rows: rows.map { $0.mapScalars(convert) }, levels: levels)
+    }
+}
+
+extension LinearRow {
+    /// The same row with every scalar converted once; terms that convert to zero are dropped.
+    public func mapScalars<T: LinearScalar>(_ convert: (Scalar) -> T) -> LinearRow<T> {
+        LinearRow<T>(
+            terms: terms.compactMap { term in
+                let c = convert(term.coefficient)
+                return c.isZero ? nil : LinearTerm(variable: term.variable, coefficient: c)
             },
-            levels: levels)
+            constant: convert(constant), relation: relation, level: level, constraintIndex: constraintIndex)
     }
 }
 

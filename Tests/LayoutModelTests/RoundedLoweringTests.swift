@@ -1,0 +1,103 @@
+import ExactArithmetic
+import Generator
+import Testing
+@testable import LayoutModel
+
+/// `loweredRoundingOnce` must give bit for bit the rows of the exact lowering rounded once,
+/// computing in `Double` only where that changes nothing.
+@Suite struct RoundedLoweringTests {
+    /// The reference: exact rows, each number rounded once.
+    static func reference(_ system: ConstraintSystem) -> LinearSystem<Double> {
+        system.lowered(as: Rational.self).mapScalars(\.doubleValue)
+    }
+
+    /// The rows under test, and the constraint indices that went through exact arithmetic.
+    static func rounded(_ system: ConstraintSystem) -> (LinearSystem<Double>, [Int]) {
+        var exact: [Int] = []
+        let linear = system.loweredRoundingOnce { constraint, index, level in
+            exact.append(index)
+            return (system.lower(constraint, index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
+        }
+        return (linear, exact)
+    }
+
+    /// Equal including the sign of zero and NaN payloads: bit patterns, not `==`.
+    static func bitwiseEqual(_ a: LinearSystem<Double>, _ b: LinearSystem<Double>) -> Bool {
+        guard a.variableCount == b.variableCount, a.levels == b.levels, a.rows.count == b.rows.count else { return false }
+        for (x, y) in zip(a.rows, b.rows) {
+            guard x.relation == y.relation, x.level == y.level, x.constraintIndex == y.constraintIndex,
+                  x.constant.bitPattern == y.constant.bitPattern, x.terms.count == y.terms.count else { return false }
+            for (s, t) in zip(x.terms, y.terms) where s.variable != t.variable || s.coefficient.bitPattern != t.coefficient.bitPattern {
+                return false
+            }
+        }
+        return true
+    }
+
+    @Test(arguments: Families.all.map(\.name))
+    func everyFamilyMatchesTheExactLoweringRoundedOnce(family: String) throws {
+        let chosen = try #require(Families.named(family))
+        for seed in UInt64(1)...4 {
+            let system = generate(family: chosen, size: 12, seed: seed).system
+            let (linear, _) = Self.rounded(system)
+            #expect(Self.bitwiseEqual(linear, Self.reference(system)), "\(family) seed \(seed)")
+        }
+    }
+
+    @Test func exactNumbersStayInDoubleAndOthersGoExact() throws {
+        let system = try parse("""
+            root r 100 200
+            view a
+            view b in a
+            a.width == 0.5 * b.width + 3
+            a.centerX == 3 * b.centerX - 2.25
+            a.width == 0.1 * b.width
+            a.height == b.height + 0.3
+            a.left == 1.7 * b.centerX + 8
+            a.top >= b.top + 1e-5 @750
+
+            """)
+        let (linear, exact) = Self.rounded(system)
+        #expect(exact == [2, 3, 4, 5])
+        #expect(Self.bitwiseEqual(linear, Self.reference(system)))
+    }
+
+    /// Where `Double` arithmetic would round twice, overflow or underflow, the exact path
+    /// decides, and the answer is still the exact value rounded once.
+    @Test func extremeNumbersMatchTheReference() throws {
+        let lines = [
+            "a.width == 0.1 * b.width + 0.2",
+            "a.centerX == 0.3 * b.centerX + 1e-320",
+            "a.width == 1e300 * b.width + 1e300",
+            "a.width == 1e-300 * b.width + 1e-300",
+            "a.centerY == 12345678901234567 * b.centerY",
+            "a.centerY == 0.000000000000000000001 * b.centerY + 4503599627370497",
+            "a.width == 3 * b.width",
+        ]
+        for line in lines {
+            let system = try parse("root r 100 200\nview a\nview b in a\n\(line)\n")
+            let (linear, _) = Self.rounded(system)
+            #expect(Self.bitwiseEqual(linear, Self.reference(system)), "\(line)")
+        }
+    }
+
+    @Test func exactLiterals() throws {
+        let exact = ["0", "1", "-8", "0.5", "26.25", "0.375", "123456789012345", "1e14", "4.76837158203125e-7"]
+        let inexact = ["0.1", "1.7", "1e-5", "1234567890123456789", "4.76837158203125e-8"]
+        for text in exact { #expect(try #require(NumericLiteral(parsing: text)).doubleValueIsExact, "\(text)") }
+        for text in inexact { #expect(!(try #require(NumericLiteral(parsing: text)).doubleValueIsExact), "\(text)") }
+    }
+
+    @Test func largestLiteralMagnitudeSeesEveryNumber() throws {
+        let system = try parse("""
+            root r 1024 768
+            view a margins 1 2 3 4096 baseline 5 6
+            a.width == 2 * r.width + 9
+
+            """)
+        #expect(system.largestLiteralMagnitude == 4096)
+        var scaled = system
+        scaled.rowScales[0] = NumericLiteral(5000)
+        #expect(scaled.largestLiteralMagnitude == 5000)
+    }
+}
