@@ -51,19 +51,24 @@ public struct CassowaryBackend: LayoutBackend {
         guard let linear = Self.lower(system) else {
             throw .unsupported(backend: name, reason: "coefficients beyond Double range")
         }
+        let lowering = ContinuousClock.now - start
         var result = try solve(linear, budget: budget)
         result.statistics.duration = ContinuousClock.now - start
+        result.statistics.phases?.lowering = lowering
         return result
     }
 
     /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).
     public func solve(_ linear: LinearSystem<Double>, budget: Budget) throws(BackendError) -> BackendResult {
         let start = ContinuousClock.now
+        var clock = PhaseClock()
+        var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)
         var broken: [Int] = []
         var conflict: [Int] = []
+        // Accepted constraints get handles 0, 1, 2, … in order: the required rows come first,
+        // so a handle's id is its row's place here.
         var keptRequired: [LinearRow<Double>] = []
-        var rowOfHandle: [Int: LinearRow<Double>] = [:]
         func exceeded() -> BackendResult {
             BackendResult(
                 solution: .budgetExceeded(variableCount: linear.variableCount),
@@ -71,15 +76,16 @@ public struct CassowaryBackend: LayoutBackend {
         }
         for row in linear.rows where row.isRequired {
             do {
-                let handle = try solver.addConstraint(LinearConstraint(row))
+                try solver.addConstraint(LinearConstraint(row))
                 keptRequired.append(row)
-                rowOfHandle[handle.id] = row
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
                     if broken.isEmpty {
-                        let members = explanation.compactMap { rowOfHandle[$0.id] }
+                        phases.solve += clock.lap()
+                        let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
                         conflict = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                        phases.conflict += clock.lap()
                     }
                     broken.append(row.constraintIndex)
                 case .budgetExceeded:
@@ -89,6 +95,7 @@ public struct CassowaryBackend: LayoutBackend {
                 }
             }
         }
+        phases.solve += clock.lap()
         for row in linear.rows where !row.isRequired {
             do {
                 try solver.addConstraint(LinearConstraint(row))
@@ -97,6 +104,7 @@ public struct CassowaryBackend: LayoutBackend {
                 throw .internalFailure(backend: name, message: error.description)
             }
         }
+        phases.levels += clock.lap()
         let values = (0..<linear.variableCount).map { solver.value(of: Variable($0)) }
         var objective = Array(repeating: 0.0, count: linear.levels.count)
         for row in linear.rows where !row.isRequired && row.level <= objective.count {
@@ -109,14 +117,17 @@ public struct CassowaryBackend: LayoutBackend {
             }
             objective[row.level - 1] += error
         }
+        _ = clock.lap()
         var ambiguous = Set(solver.ambiguousVariables().map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
         for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { ambiguous.insert(variable) }
+        phases.ambiguity += clock.lap()
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous.sorted().map { Unknown(variable: $0) }, broken: broken, conflict: conflict)
         return BackendResult(
             solution: solution,
-            statistics: SolveStatistics(iterations: solver.pivotCount, duration: ContinuousClock.now - start))
+            statistics: SolveStatistics(
+                iterations: solver.pivotCount, duration: ContinuousClock.now - start, phases: phases))
     }
 
     /// Shrinks an infeasible set of required rows that contains `failing` to an irreducible

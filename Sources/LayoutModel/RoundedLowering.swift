@@ -4,14 +4,17 @@
 /// `Double` once (`lowered(as: Rational.self).mapScalars(\.doubleValue)`), not as a chain of
 /// roundings. Most numbers in real layouts (integers, halves, quarters) are exact in binary, and
 /// lowering them in `Double` then rounds nothing: the result *is* the exact value. So each row
-/// is computed in `Double` with every step checked for exactness (``CheckedDouble``), and
-/// only a row where some number rounded goes through exact arithmetic.
+/// is computed in `Double` with every step checked for exactness (``CheckedDouble``); a row
+/// where some number rounded is computed again in fractions of 64-bit integers
+/// (``SmallFraction``, enough for decimals such as 0.1 and 2.1) and rounded once; only what
+/// overflows those goes through the caller's exact arithmetic.
 extension ConstraintSystem {
     /// Every constraint lowered to `Double` rows, each number the exact lowering's rounded to
     /// the nearest `Double` once: the same rows as an exact lowering mapped to `Double`.
     ///
     /// A row whose literals are all exactly representable and whose sums and products all
-    /// stay exact is computed in `Double` alone. Any other row is handed to `exactRow`
+    /// stay exact is computed in `Double` alone; one whose numbers are fractions of integers
+    /// below 2⁵³ once reduced, in such fractions. Any other row is handed to `exactRow`
     /// (constraint, its index, its level), which must lower it exactly and round each number
     /// once; `Rational` lives above this module, hence the closure.
     public func loweredRoundingOnce(
@@ -22,18 +25,30 @@ extension ConstraintSystem {
         for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
         var rows: [LinearRow<Double>] = []
         rows.reserveCapacity(constraints.count)
+        var checked: [LinearTerm<CheckedDouble>] = []
+        var fractions: [LinearTerm<SmallFraction>] = []
+        checked.reserveCapacity(16)
+        fractions.reserveCapacity(16)
         for (index, constraint) in constraints.enumerated() {
-            let level = levelOf[constraint.priority] ?? 0
-            let checked: LinearRow<CheckedDouble> = lower(constraint, index: index, level: level)
-            if checked.constant.isExact && checked.terms.allSatisfy({ $0.coefficient.isExact }) {
+            let level = constraint.priority.isRequired ? 0 : levelOf[constraint.priority] ?? 0
+            let constant = lowerTerms(constraint, index: index, into: &checked)
+            if constant.isExact && checked.allSatisfy({ $0.coefficient.isExact }) {
                 rows.append(LinearRow(
-                    terms: checked.terms.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
+                    terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
                     // An exact zero is +0, as the exact value's rounding gives.
-                    constant: checked.constant.value == 0 ? 0 : checked.constant.value,
-                    relation: checked.relation, level: level, constraintIndex: index))
-            } else {
-                rows.append(exactRow(constraint, index, level))
+                    constant: constant.value == 0 ? 0 : constant.value,
+                    relation: constraint.relation, level: level, constraintIndex: index))
+                continue
             }
+            // Decimals such as 0.1: exact in small fractions, each rounded once at the end.
+            let fractionConstant = lowerTerms(constraint, index: index, into: &fractions)
+            if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
+                rows.append(LinearRow(
+                    terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
+                    constant: constant, relation: constraint.relation, level: level, constraintIndex: index))
+                continue
+            }
+            rows.append(exactRow(constraint, index, level))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
     }
@@ -164,4 +179,107 @@ struct CheckedDouble: LinearScalar {
 
     var isZero: Bool { value == 0 }
     var doubleValue: Double { value }
+}
+
+/// An exact fraction of 64-bit integers, or a mark that one did not fit (after which every
+/// result is unrepresentable too). Lowest terms, positive denominator.
+struct SmallFraction: LinearScalar {
+    var numerator: Int64
+    var denominator: Int64
+    /// False once a numerator or denominator overflowed.
+    var fits: Bool
+
+    @inline(__always)
+    init(numerator: Int64, denominator: Int64, fits: Bool = true) {
+        self.numerator = numerator
+        self.denominator = denominator
+        self.fits = fits
+    }
+
+    static let unrepresentable = SmallFraction(numerator: 0, denominator: 1, fits: false)
+
+    static var zero: SmallFraction { SmallFraction(numerator: 0, denominator: 1) }
+    static var one: SmallFraction { SmallFraction(numerator: 1, denominator: 1) }
+
+    init(integer: Int) { self.init(numerator: Int64(integer), denominator: 1) }
+
+    /// ±significand × 10^exponent, when that fits.
+    init(literal: NumericLiteral) {
+        let digits = literal.significand.utf8
+        guard digits.count <= 18, literal.exponent.magnitude <= 18 else {
+            self = literal.isZero ? .zero : .unrepresentable
+            return
+        }
+        var s: Int64 = 0
+        for digit in digits { s = s * 10 + Int64(digit &- 48) }
+        var power: Int64 = 1
+        for _ in 0..<literal.exponent.magnitude { power *= 10 }
+        if literal.isNegative { s = -s }
+        if literal.exponent >= 0 {
+            let (n, overflow) = s.multipliedReportingOverflow(by: power)
+            self = overflow ? .unrepresentable : SmallFraction(numerator: n, denominator: 1)
+        } else {
+            self = SmallFraction.reduced(s, power)
+        }
+    }
+
+    /// n/d in lowest terms (d > 0).
+    @inline(__always)
+    static func reduced(_ n: Int64, _ d: Int64) -> SmallFraction {
+        if n == 0 { return .zero }
+        let g = gcd(n.magnitude, d.magnitude)
+        return SmallFraction(numerator: n / Int64(g), denominator: d / Int64(g))
+    }
+
+    static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
+    }
+
+    static func + (a: SmallFraction, b: SmallFraction) -> SmallFraction {
+        guard a.fits && b.fits else { return .unrepresentable }
+        if a.denominator == b.denominator {
+            let (n, overflow) = a.numerator.addingReportingOverflow(b.numerator)
+            return overflow ? .unrepresentable : reduced(n, a.denominator)
+        }
+        let (x, o1) = a.numerator.multipliedReportingOverflow(by: b.denominator)
+        let (y, o2) = b.numerator.multipliedReportingOverflow(by: a.denominator)
+        let (n, o3) = x.addingReportingOverflow(y)
+        let (d, o4) = a.denominator.multipliedReportingOverflow(by: b.denominator)
+        return o1 || o2 || o3 || o4 ? .unrepresentable : reduced(n, d)
+    }
+
+    static func - (a: SmallFraction, b: SmallFraction) -> SmallFraction { a + (-b) }
+
+    static func * (a: SmallFraction, b: SmallFraction) -> SmallFraction {
+        guard a.fits && b.fits else { return .unrepresentable }
+        let (n, o1) = a.numerator.multipliedReportingOverflow(by: b.numerator)
+        let (d, o2) = a.denominator.multipliedReportingOverflow(by: b.denominator)
+        return o1 || o2 ? .unrepresentable : reduced(n, d)
+    }
+
+    static func / (a: SmallFraction, b: SmallFraction) -> SmallFraction {
+        guard b.fits, b.numerator != 0 else { return .unrepresentable }
+        let reciprocal = b.numerator > 0
+            ? SmallFraction(numerator: b.denominator, denominator: b.numerator)
+            : SmallFraction(numerator: -b.denominator, denominator: -b.numerator)
+        return a * reciprocal
+    }
+
+    static prefix func - (operand: SmallFraction) -> SmallFraction {
+        guard operand.fits, operand.numerator != .min else { return .unrepresentable }
+        return SmallFraction(numerator: -operand.numerator, denominator: operand.denominator)
+    }
+
+    var isZero: Bool { fits && numerator == 0 }
+
+    /// The nearest `Double`, when both parts are exact in `Double` (then IEEE division rounds
+    /// the exact quotient once); nil otherwise (or when the fraction did not fit).
+    var roundedDouble: Double? {
+        guard fits, numerator.magnitude <= 1 << 53, denominator <= 1 << 53 else { return nil }
+        return Double(numerator) / Double(denominator)
+    }
+
+    var doubleValue: Double { roundedDouble ?? .nan }
 }

@@ -145,6 +145,7 @@ public struct BenchRunner: Sendable {
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var spent = Duration.zero
         var last: BackendResult?
+        var phases: [SolvePhases] = []
         for run in 0..<(suite.warmupRuns + suite.repetitions) {
             let start = ContinuousClock.now
             let outcome: BackendResult
@@ -159,14 +160,14 @@ public struct BenchRunner: Sendable {
             last = outcome
             if outcome.solution.status == .budgetExceeded { break }
             if run >= suite.warmupRuns {
-                let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-                _ = histogram.record(UInt64(max(nanoseconds, 1)))
+                _ = histogram.record(UInt64(max(elapsed.nanoseconds, 1)))
+                if let solvePhases = outcome.statistics.phases { phases.append(solvePhases) }
                 spent += elapsed
                 if spent > suite.rowTimeLimit { break }
             } else if elapsed > suite.rowTimeLimit {
                 // One warm-up already took the row's time: its timing is the only sample.
-                let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-                _ = histogram.record(UInt64(max(nanoseconds, 1)))
+                _ = histogram.record(UInt64(max(elapsed.nanoseconds, 1)))
+                if let solvePhases = outcome.statistics.phases { phases.append(solvePhases) }
                 break
             }
         }
@@ -174,6 +175,9 @@ public struct BenchRunner: Sendable {
         result.status = last.solution.status.rawValue
         result.iterations = last.statistics.iterations
         result.peakResidentBytes = PeakMemory.residentBytes()
+        if !phases.isEmpty {
+            result.phases = Self.summary(phases, parse: Self.parseTime(generated))
+        }
         if histogram.totalCount > 0 {
             result.timing = TimingSummary(
                 samples: Int(histogram.totalCount), minimum: Double(histogram.min),
@@ -183,6 +187,37 @@ public struct BenchRunner: Sendable {
         }
         return result
     }
+}
+
+extension BenchRunner {
+    /// The median of each phase over a row's timed solves, in nanoseconds.
+    static func summary(_ phases: [SolvePhases], parse: Duration) -> PhaseSummary {
+        func median(_ phase: KeyPath<SolvePhases, Duration>) -> Double {
+            let sorted = phases.map { $0[keyPath: phase] }.sorted()
+            return Double(sorted[sorted.count / 2].nanoseconds)
+        }
+        return PhaseSummary(
+            parse: Double(parse.nanoseconds), lowering: median(\.lowering), solve: median(\.solve),
+            levels: median(\.levels), ambiguity: median(\.ambiguity), conflict: median(\.conflict))
+    }
+
+    /// How long reading the case's `.layout` text takes (the best of two reads): what a user's
+    /// solve pays before any backend runs.
+    static func parseTime(_ generated: GeneratedCase) -> Duration {
+        let text = generated.text
+        var best = Duration.seconds(1_000_000)
+        for _ in 0..<2 {
+            let start = ContinuousClock.now
+            _ = try? LayoutParser.parse(text, file: generated.fileName)
+            best = min(best, ContinuousClock.now - start)
+        }
+        return best
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds.
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }
 
 /// The process's peak resident set size.
