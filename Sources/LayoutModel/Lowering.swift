@@ -168,7 +168,7 @@ extension ConstraintSystem {
         // Only positions are measured from the nearest common ancestor.
         let needsAncestor = !constraint.first.attribute.isSize || constraint.second?.attribute.isSize == false
         let ancestor = needsAncestor
-            ? constraint.second.map { nearestCommonAncestor(constraint.first.item, $0.item) } ?? constraint.first.item
+            ? constraint.second.map { commonAncestor(constraint.first.item, $0.item) } ?? constraint.first.item
             : constraint.first.item
         var constant = expression(constraint.first, ancestor: ancestor, mirrored: mirrored, times: nil, into: &terms)
         if let second = constraint.second {
@@ -209,6 +209,18 @@ extension ConstraintSystem {
         }
         terms.removeLast(terms.count - kept)
         return constant
+    }
+
+    /// ``nearestCommonAncestor(_:_:)``, answered at once for what constraints almost always
+    /// relate: an item to itself, to its parent or child, or to a sibling.
+    @inline(__always)
+    private func commonAncestor(_ a: ItemIndex, _ b: ItemIndex) -> ItemIndex {
+        if a == b { return a }
+        let parentOfA = items[a].parent, parentOfB = items[b].parent
+        if parentOfA == b { return b }
+        if parentOfB == a { return a }
+        if let parentOfA, parentOfA == parentOfB { return parentOfA }
+        return nearestCommonAncestor(a, b)
     }
 
     /// Appends the attribute's expression in root space, relative to `ancestor`'s origin

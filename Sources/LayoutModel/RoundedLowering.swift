@@ -2,19 +2,20 @@
 ///
 /// A float backend must see every coefficient as the exact rational rounded to the nearest
 /// `Double` once (`lowered(as: Rational.self).mapScalars(\.doubleValue)`), not as a chain of
-/// roundings. Most numbers in real layouts (integers, halves, quarters) are exact in binary, and
-/// lowering them in `Double` then rounds nothing: the result *is* the exact value. So each row
-/// is computed in `Double` with every step checked for exactness (``CheckedDouble``); a row
-/// where some number rounded is computed again in fractions of 64-bit integers
-/// (``SmallFraction``, enough for decimals such as 0.1 and 2.1) and rounded once; only what
-/// overflows those goes through the caller's exact arithmetic.
+/// roundings. Most numbers of real layouts come out of lowering either exact in binary
+/// (integers, halves) or as one literal that rounded once (a gap of 0.2, a width of 2.1,
+/// possibly negated or halved). So each row is first computed in `Double`, tracking whether
+/// every number is still exact or rounded once (``CheckedDouble``); a row where that is lost
+/// (8 − 0.3 rounds twice) is computed exactly in fractions of 64-bit integers
+/// (``SmallFraction``) and each number rounded once at the end; only what overflows those
+/// goes through the caller's exact arithmetic.
 extension ConstraintSystem {
     /// Every constraint lowered to `Double` rows, each number the exact lowering's rounded to
     /// the nearest `Double` once: the same rows as an exact lowering mapped to `Double`.
     ///
-    /// A row whose literals are all exactly representable and whose sums and products all
-    /// stay exact is computed in `Double` alone; one whose numbers are fractions of integers
-    /// below 2⁵³ once reduced, in such fractions. Any other row is handed to `exactRow`
+    /// A row computed in `Double` whose every number is exact or one literal rounded once is
+    /// taken as it is; else one whose numbers are fractions of integers below 2⁵³ once
+    /// reduced is computed in such fractions. Any other row is handed to `exactRow`
     /// (constraint, its index, its level), which must lower it exactly and round each number
     /// once; `Rational` lives above this module, hence the closure.
     public func loweredRoundingOnce(
@@ -25,30 +26,32 @@ extension ConstraintSystem {
         for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
         var rows: [LinearRow<Double>] = []
         rows.reserveCapacity(constraints.count)
-        var checked: [LinearTerm<CheckedDouble>] = []
         var fractions: [LinearTerm<SmallFraction>] = []
-        checked.reserveCapacity(16)
+        var checked: [LinearTerm<CheckedDouble>] = []
         fractions.reserveCapacity(16)
-        for (index, constraint) in constraints.enumerated() {
-            let level = constraint.priority.isRequired ? 0 : levelOf[constraint.priority] ?? 0
-            let constant = lowerTerms(constraint, index: index, into: &checked)
-            if constant.isExact && checked.allSatisfy({ $0.coefficient.isExact }) {
+        checked.reserveCapacity(16)
+        for index in constraints.indices {
+            let relation = constraints[index].relation
+            let priority = constraints[index].priority
+            let level = priority.value.isThousand ? 0 : levelOf[priority] ?? 0
+            let constant = lowerTerms(constraints[index], index: index, into: &checked)
+            if constant.isRoundedOnce && checked.allSatisfy({ $0.coefficient.isRoundedOnce }) {
                 rows.append(LinearRow(
                     terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
                     // An exact zero is +0, as the exact value's rounding gives.
                     constant: constant.value == 0 ? 0 : constant.value,
-                    relation: constraint.relation, level: level, constraintIndex: index))
+                    relation: relation, level: level, constraintIndex: index))
                 continue
             }
-            // Decimals such as 0.1: exact in small fractions, each rounded once at the end.
-            let fractionConstant = lowerTerms(constraint, index: index, into: &fractions)
+            // Several roundings (0.1 + 8, 1 − 0.3): exact in small fractions, rounded once at the end.
+            let fractionConstant = lowerTerms(constraints[index], index: index, into: &fractions)
             if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
                 rows.append(LinearRow(
                     terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
-                    constant: constant, relation: constraint.relation, level: level, constraintIndex: index))
+                    constant: constant, relation: relation, level: level, constraintIndex: index))
                 continue
             }
-            rows.append(exactRow(constraint, index, level))
+            rows.append(exactRow(constraints[index], index, level))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
     }
@@ -83,64 +86,120 @@ extension ConstraintSystem {
     }
 }
 
+// Hot paths read a literal's stored `Double` and exponent only, never its digits: touching
+// the digit string costs a reference count per read, several per row.
 extension NumericLiteral {
     /// Whether ``doubleValue`` is exactly the literal's value. Decided for significands of up
-    /// to 15 digits (below 2⁵³); longer ones count as inexact, which only sends their rows
-    /// through exact arithmetic.
+    /// to 15 digits (below 2⁵³) and exponents from −15 up; others count as inexact, which
+    /// only sends their rows to a slower exact path.
     var doubleValueIsExact: Bool {
-        if isZero { return true }
-        let digits = significand.utf8
-        guard digits.count <= 15 else { return false }
+        let d = doubleValue
+        // Zero is written with exponent 0; a nonzero literal that underflowed is not exact.
+        if d == 0 { return exponent == 0 }
+        guard let k = significandScale else { return false }
         // An integer below 10¹⁵ < 2⁵³.
-        if exponent >= 0 { return digits.count + exponent <= 15 }
-        // s / 10ᵏ = (s / 5ᵏ) / 2ᵏ is a double exactly when 5ᵏ divides s (then s / 5ᵏ < 2⁵³,
-        // and k ≤ 21 keeps it far from underflow).
-        let k = -exponent
-        guard k <= 21 else { return false }
-        var s: UInt64 = 0
-        for digit in digits { s = s &* 10 &+ UInt64(digit &- 48) }
-        var power: UInt64 = 1
-        for _ in 0..<k { power &*= 5 }
-        return s % power == 0
+        if k == 0 { return true }
+        // s / 10ᵏ is a double d exactly when d · 10ᵏ is, without rounding, an integer: that
+        // integer is then s (d is within half an ulp of s / 10ᵏ, and s < 10¹⁵ makes that
+        // less than 10⁻ᵏ).
+        let power = Self.powersOfTen[k]
+        let scaled = d * power
+        return (-scaled).addingProduct(d, power) == 0 && scaled == scaled.rounded()
     }
+
+    /// The significand as an integer s (sign included) with the value s / 10ᵏ, k ≥ 0, when
+    /// s < 10¹⁵ and k ≤ 15; read from ``doubleValue``: d · 10ᵏ is within 0.25 of s then.
+    var smallSignificand: (significand: Int64, scale: Int)? {
+        guard let k = significandScale else { return nil }
+        return (Int64((doubleValue * Self.powersOfTen[k]).rounded()), k)
+    }
+
+    /// k when the value is s / 10ᵏ for an integer |s| < 10¹⁵ and 0 ≤ k ≤ 15, else nil:
+    /// 0 for an integer below 10¹⁵, −exponent for a fraction whose significand has at most
+    /// 15 digits (exactly when |value| < 10^(15 + exponent); the rounding of d cannot cross
+    /// that bound, which is 10⁻¹⁵ relative away, far more than half an ulp).
+    private var significandScale: Int? {
+        if exponent >= 0 { return doubleValue.magnitude < 1e15 ? 0 : nil }
+        guard exponent >= -15 else { return nil }
+        return doubleValue.magnitude < Self.powersOfTen[15 + exponent] ? -exponent : nil
+    }
+
+    /// 10⁰ … 10²², each exact in `Double`.
+    static let powersOfTen: [Double] = (0...22).reduce(into: []) { powers, k in powers.append(k == 0 ? 1 : powers[k - 1] * 10) }
+
+    /// Whether the literal is 1000 (a required priority): the exponent and value say so
+    /// without reading the digits (a significand s with s·10³ = 1000 is 1).
+    var isThousand: Bool { exponent == 3 && doubleValue == 1000 }
 }
 
-/// A `Double` that knows whether it is still the exact value of what it computes: literals
-/// exactly representable, and every sum, product and quotient exact (checked with an
-/// error-free transformation: TwoSum, or a fused multiply-add for the product's error).
+/// A `Double` that knows whether it is still the exact value of what it computes, or that
+/// value rounded once.
+///
+/// Exact: exactly representable literals, and sums, products and quotients of exact values
+/// that round nothing (checked with error-free transformations: TwoSum, or a fused
+/// multiply-add for the error of a product or the remainder of a quotient). Rounded once: a
+/// literal that is not exact in binary (its `Double` is correctly rounded), negated, scaled
+/// by a power of two (which commutes with rounding, away from overflow and underflow), or
+/// added to an exact zero. Anything else (two roundings, or a rounded value in a sum) is
+/// unknown, and the row goes to a slower exact path.
 struct CheckedDouble: LinearScalar {
-    var value: Double
-    var isExact: Bool
-
-    @inline(__always)
-    init(_ value: Double, exact: Bool) {
-        self.value = value
-        self.isExact = exact && value.isFinite
+    enum Accuracy: UInt8 {
+        case exact, roundedOnce, unknown
     }
 
-    static var zero: CheckedDouble { CheckedDouble(0, exact: true) }
-    static var one: CheckedDouble { CheckedDouble(1, exact: true) }
+    var value: Double
+    var accuracy: Accuracy
+
+    /// Equal to the exact value rounded to the nearest `Double` once (exact included).
+    var isRoundedOnce: Bool { accuracy != .unknown }
+
+    @inline(__always)
+    init(_ value: Double, _ accuracy: Accuracy) {
+        self.value = value
+        self.accuracy = value.isFinite ? accuracy : .unknown
+    }
+
+    static var zero: CheckedDouble { CheckedDouble(0, .exact) }
+    static var one: CheckedDouble { CheckedDouble(1, .exact) }
 
     init(literal: NumericLiteral) {
-        self.init(literal.doubleValue, exact: literal.doubleValueIsExact)
+        // A literal's `Double` is correctly rounded (a nonzero one that underflowed to zero
+        // is not: its value is not 0).
+        let value = literal.doubleValue
+        let accuracy: Accuracy = literal.doubleValueIsExact ? .exact : value != 0 ? .roundedOnce : .unknown
+        self.init(value, accuracy)
     }
 
     init(integer: Int) {
         let value = Double(integer)
-        self.init(value, exact: Int(exactly: value) == integer)
+        self.init(value, Int(exactly: value) == integer ? .exact : .unknown)
     }
 
-    /// Below this magnitude a product's or quotient's rounding error might underflow and
-    /// look like zero.
-    private static let safeMagnitude = 0x1p-900
+    @inline(__always)
+    private var isExactZero: Bool { accuracy == .exact && value == 0 }
+
+    /// ±2ᵏ, exactly: multiplying by it only moves the exponent.
+    @inline(__always)
+    private var isExactPowerOfTwo: Bool { accuracy == .exact && value.isNormal && value.significandBitPattern == 0 }
+
+    /// A product or quotient of a once-rounded value and an exact power of two, which keeps it
+    /// rounded once while the result stays a normal number.
+    @inline(__always)
+    private static func scaled(_ result: Double, _ rounded: CheckedDouble, _ scale: CheckedDouble) -> Accuracy {
+        rounded.accuracy == .roundedOnce && rounded.value.isNormal && scale.isExactPowerOfTwo && result.isNormal
+            ? .roundedOnce : .unknown
+    }
 
     @inline(__always)
     static func + (a: CheckedDouble, b: CheckedDouble) -> CheckedDouble {
         let sum = a.value + b.value
+        if a.isExactZero && b.accuracy == .roundedOnce { return CheckedDouble(sum, .roundedOnce) }
+        if b.isExactZero && a.accuracy == .roundedOnce { return CheckedDouble(sum, .roundedOnce) }
+        guard a.accuracy == .exact && b.accuracy == .exact else { return CheckedDouble(sum, .unknown) }
         // TwoSum: the rounding error of the sum, exactly (an infinity makes it NaN).
         let bVirtual = sum - a.value
         let error = (a.value - (sum - bVirtual)) + (b.value - bVirtual)
-        return CheckedDouble(sum, exact: a.isExact && b.isExact && error == 0)
+        return CheckedDouble(sum, error == 0 ? .exact : .unknown)
     }
 
     @inline(__always)
@@ -149,35 +208,35 @@ struct CheckedDouble: LinearScalar {
     @inline(__always)
     static func * (a: CheckedDouble, b: CheckedDouble) -> CheckedDouble {
         let product = a.value * b.value
-        let exact: Bool
-        if product == 0 {
-            exact = a.value == 0 || b.value == 0
-        } else {
-            exact = product.magnitude >= safeMagnitude && (-product).addingProduct(a.value, b.value) == 0
+        if a.isExactZero || b.isExactZero { return CheckedDouble(product, a.isRoundedOnce && b.isRoundedOnce ? .exact : .unknown) }
+        guard a.accuracy == .exact && b.accuracy == .exact else {
+            return CheckedDouble(product, a.accuracy == .exact ? scaled(product, b, a) : scaled(product, a, b))
         }
-        return CheckedDouble(product, exact: a.isExact && b.isExact && exact)
+        // The product's rounding error is exact in a fused multiply-add unless it underflows.
+        let exact = product.magnitude >= 0x1p-900 && (-product).addingProduct(a.value, b.value) == 0
+        return CheckedDouble(product, exact ? .exact : .unknown)
     }
 
     @inline(__always)
     static func / (a: CheckedDouble, b: CheckedDouble) -> CheckedDouble {
         let quotient = a.value / b.value
-        let exact: Bool
-        if quotient == 0 {
-            exact = a.value == 0 && b.value != 0
-        } else {
-            // The remainder a − q·b is exact in a fused multiply-add while q and b are not tiny.
-            exact = quotient.magnitude >= 0x1p-400 && b.value.magnitude >= 0x1p-400
-                && (-a.value).addingProduct(quotient, b.value) == 0
-        }
-        return CheckedDouble(quotient, exact: a.isExact && b.isExact && exact)
+        guard b.value != 0 else { return CheckedDouble(quotient, .unknown) }
+        if a.isExactZero { return CheckedDouble(quotient, b.isRoundedOnce ? .exact : .unknown) }
+        guard a.accuracy == .exact && b.accuracy == .exact else { return CheckedDouble(quotient, scaled(quotient, a, b)) }
+        // The remainder a − q·b is exact in a fused multiply-add while q and b are not tiny.
+        let exact = quotient.magnitude >= 0x1p-400 && b.value.magnitude >= 0x1p-400
+            && (-a.value).addingProduct(quotient, b.value) == 0
+        return CheckedDouble(quotient, exact ? .exact : .unknown)
     }
 
     @inline(__always)
     static prefix func - (operand: CheckedDouble) -> CheckedDouble {
-        CheckedDouble(-operand.value, exact: operand.isExact)
+        CheckedDouble(-operand.value, operand.accuracy)
     }
 
-    var isZero: Bool { value == 0 }
+    /// Only an exact zero: a rounded sum that came out 0 may stand for a tiny nonzero
+    /// number, so it must stay in the row (and send it down the exact path).
+    var isZero: Bool { value == 0 && accuracy == .exact }
     var doubleValue: Double { value }
 }
 
@@ -203,29 +262,25 @@ struct SmallFraction: LinearScalar {
 
     init(integer: Int) { self.init(numerator: Int64(integer), denominator: 1) }
 
-    /// ±significand × 10^exponent, when that fits.
+    /// ±significand × 10^exponent, when the significand has at most 15 digits and the
+    /// exponent is at least −15 (or the literal is zero).
     init(literal: NumericLiteral) {
-        let digits = literal.significand.utf8
-        guard digits.count <= 18, literal.exponent.magnitude <= 18 else {
-            self = literal.isZero ? .zero : .unrepresentable
-            return
-        }
-        var s: Int64 = 0
-        for digit in digits { s = s * 10 + Int64(digit &- 48) }
-        var power: Int64 = 1
-        for _ in 0..<literal.exponent.magnitude { power *= 10 }
-        if literal.isNegative { s = -s }
-        if literal.exponent >= 0 {
-            let (n, overflow) = s.multipliedReportingOverflow(by: power)
-            self = overflow ? .unrepresentable : SmallFraction(numerator: n, denominator: 1)
+        if literal.doubleValue == 0 && literal.exponent == 0 {
+            self = .zero
+        } else if let (s, k) = literal.smallSignificand {
+            self = k == 0 ? SmallFraction(numerator: s, denominator: 1) : SmallFraction.reduced(s, SmallFraction.powersOfTen[k])
         } else {
-            self = SmallFraction.reduced(s, power)
+            self = .unrepresentable
         }
     }
+
+    /// 10⁰ … 10¹⁵.
+    static let powersOfTen: [Int64] = (0...15).reduce(into: []) { powers, k in powers.append(k == 0 ? 1 : powers[k - 1] * 10) }
 
     /// n/d in lowest terms (d > 0).
     @inline(__always)
     static func reduced(_ n: Int64, _ d: Int64) -> SmallFraction {
+        if d == 1 { return SmallFraction(numerator: n, denominator: 1) }
         if n == 0 { return .zero }
         let g = gcd(n.magnitude, d.magnitude)
         return SmallFraction(numerator: n / Int64(g), denominator: d / Int64(g))
