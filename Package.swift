@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Runner", targets: ["Runner"]),
+        .library(name: "InterfaceBuilder", targets: ["InterfaceBuilder"]),
+        .library(name: "OutsideSolvers", targets: ["OutsideSolvers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +47,16 @@ let package = Package(
         .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
         // Incremental Cassowary simplex in Double with lexicographic priorities.
         .target(name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
+        // Interface Builder files (.xib, .storyboard) → systems with the frames Xcode stored.
+        .target(name: "InterfaceBuilder", dependencies: ["LayoutModel"]),
+        // Child processes with pipes, started by posix_spawn and reaped by their owner alone.
+        .target(name: "ChildProcesses"),
+        // Solvers outside LayoutBench (kiwisolver, z3, HiGHS, …) through adapter processes
+        // speaking JSON lines (docs/outside-solvers.md).
+        .target(
+            name: "OutsideSolvers",
+            dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
+        ),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.
@@ -55,7 +67,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting",
+                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting", "ChildProcesses",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -64,6 +76,8 @@ let package = Package(
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
+                "InterfaceBuilder",
+                "OutsideSolvers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +88,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Runs the built `layoutbench` (validate, print, solve) and checks output and exit status.
+        .testTarget(name: "LayoutBenchCLITests", dependencies: ["LayoutModel"]),
         .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "Generator"]),
         .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract", "Generator"]),
         .testTarget(
@@ -88,7 +104,22 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]
+            dependencies: [
+                "Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting",
+                "ChildProcesses",
+            ]
+        ),
+        .testTarget(
+            name: "OutsideSolversTests",
+            dependencies: [
+                "OutsideSolvers", "Fuzzing", "Runner", "Generator", "LayoutModel", "BackendContract", "ExactSimplex",
+                "ExactArithmetic", "ChildProcesses",
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "InterfaceBuilderTests",
+            dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex", "Generator"]
         ),
         .testTarget(
             name: "FuzzingTests",

@@ -14,6 +14,7 @@ enum CommandRegistry {
         PrintCommand.self,
         ExportLPCommand.self,
         ReportCommand.self,
+        ImportCommand.self,
         WorkerCommand.self,
     ]
 }

@@ -136,8 +136,9 @@ extension ConstraintSystem {
         rows.reserveCapacity(constraints.count)
         var scratch: [LinearTerm<Scalar>] = []
         scratch.reserveCapacity(16)
+        let ancestry = ItemAncestry(self)
         for (index, constraint) in constraints.enumerated() {
-            let constant = lowerTerms(constraint, index: index, into: &scratch)
+            let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &scratch)
             rows.append(LinearRow(
                 terms: scratch, constant: constant, relation: constraint.relation,
                 level: levelOf[constraint.priority] ?? 0, constraintIndex: index))
@@ -148,27 +149,31 @@ extension ConstraintSystem {
     /// Lowers one constraint.
     public func lower<Scalar: LinearScalar>(_ constraint: Constraint, index: Int, level: Int) -> LinearRow<Scalar> {
         var terms: [LinearTerm<Scalar>] = []
-        let constant = lowerTerms(constraint, index: index, into: &terms)
+        let constant = lowerTerms(constraint, index: index, ancestry: nil, into: &terms)
         return LinearRow(terms: terms, constant: constant, relation: constraint.relation, level: level, constraintIndex: index)
     }
 
     /// Writes the constraint's lowered terms into `terms` (emptied first; sorted by variable,
     /// merged, zero-free) and returns its constant. One scratch array serves a whole
-    /// lowering, so a row costs one allocation: its own terms.
+    /// lowering, so a row costs one allocation: its own terms. Nearest common ancestors come
+    /// from `ancestry` when there is one (a table, for lowering many constraints).
     ///
     /// The arithmetic is the same, operation by operation, for every `Scalar`: each side's
     /// terms and constant, the second side's times −multiplier, the constant, the row
     /// scale, then terms of one variable summed in the order they were written (a rounding
     /// scalar such as `Double` therefore rounds the same way whatever the caller).
     func lowerTerms<Scalar: LinearScalar>(
-        _ constraint: Constraint, index: Int, into terms: inout [LinearTerm<Scalar>]
+        _ constraint: Constraint, index: Int, ancestry: ItemAncestry?, into terms: inout [LinearTerm<Scalar>]
     ) -> Scalar {
         terms.removeAll(keepingCapacity: true)
         let mirrored = isMirrored(constraint)
         // Only positions are measured from the nearest common ancestor.
         let needsAncestor = !constraint.first.attribute.isSize || constraint.second?.attribute.isSize == false
         let ancestor = needsAncestor
-            ? constraint.second.map { commonAncestor(constraint.first.item, $0.item) } ?? constraint.first.item
+            ? constraint.second.map { second in
+                ancestry?.nearestCommonAncestor(constraint.first.item, second.item)
+                    ?? nearestCommonAncestor(constraint.first.item, second.item)
+            } ?? constraint.first.item
             : constraint.first.item
         var constant = expression(constraint.first, ancestor: ancestor, mirrored: mirrored, times: nil, into: &terms)
         if let second = constraint.second {
@@ -209,18 +214,6 @@ extension ConstraintSystem {
         }
         terms.removeLast(terms.count - kept)
         return constant
-    }
-
-    /// ``nearestCommonAncestor(_:_:)``, answered at once for what constraints almost always
-    /// relate: an item to itself, to its parent or child, or to a sibling.
-    @inline(__always)
-    private func commonAncestor(_ a: ItemIndex, _ b: ItemIndex) -> ItemIndex {
-        if a == b { return a }
-        let parentOfA = items[a].parent, parentOfB = items[b].parent
-        if parentOfA == b { return b }
-        if parentOfB == a { return a }
-        if let parentOfA, parentOfA == parentOfB { return parentOfA }
-        return nearestCommonAncestor(a, b)
     }
 
     /// Appends the attribute's expression in root space, relative to `ancestor`'s origin

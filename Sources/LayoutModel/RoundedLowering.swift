@@ -30,11 +30,12 @@ extension ConstraintSystem {
         var checked: [LinearTerm<CheckedDouble>] = []
         fractions.reserveCapacity(16)
         checked.reserveCapacity(16)
+        let ancestry = ItemAncestry(self)
         for index in constraints.indices {
             let relation = constraints[index].relation
             let priority = constraints[index].priority
             let level = priority.value.isThousand ? 0 : levelOf[priority] ?? 0
-            let constant = lowerTerms(constraints[index], index: index, into: &checked)
+            let constant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &checked)
             if constant.isRoundedOnce && checked.allSatisfy({ $0.coefficient.isRoundedOnce }) {
                 rows.append(LinearRow(
                     terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
@@ -44,7 +45,7 @@ extension ConstraintSystem {
                 continue
             }
             // Several roundings (0.1 + 8, 1 − 0.3): exact in small fractions, rounded once at the end.
-            let fractionConstant = lowerTerms(constraints[index], index: index, into: &fractions)
+            let fractionConstant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &fractions)
             if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
                 rows.append(LinearRow(
                     terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
