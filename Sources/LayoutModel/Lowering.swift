@@ -123,15 +123,22 @@ extension ConstraintSystem {
         "\(items[unknown.item].name).\(unknown.component.name)"
     }
 
+    /// The optional levels, highest first, and each one's number (1 for the highest; required
+    /// constraints are level 0 and not listed).
+    func levelNumbers() -> (levels: [Priority], levelOf: [Priority: Int]) {
+        let levels = optionalLevels
+        var levelOf: [Priority: Int] = [:]
+        for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
+        return (levels, levelOf)
+    }
+
     /// Lowers every constraint to a linear row (spec §2–§3), computing in `Scalar`.
     ///
     /// Coefficients come out exactly when `Scalar` is exact; use a `Rational` lowering and
     /// ``LinearSystem/mapScalars(_:)`` to round each coefficient to `Double` once (or
     /// ``loweredRoundingOnce(exactRow:)``, which gives the same rows faster).
     public func lowered<Scalar: LinearScalar>(as _: Scalar.Type = Scalar.self) -> LinearSystem<Scalar> {
-        let levels = optionalLevels
-        var levelOf: [Priority: Int] = [:]
-        for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
+        let (levels, levelOf) = levelNumbers()
         var rows: [LinearRow<Scalar>] = []
         rows.reserveCapacity(constraints.count)
         var scratch: [LinearTerm<Scalar>] = []

@@ -21,9 +21,7 @@ extension ConstraintSystem {
     public func loweredRoundingOnce(
         exactRow: (_ constraint: Constraint, _ index: Int, _ level: Int) -> LinearRow<Double>
     ) -> LinearSystem<Double> {
-        let levels = optionalLevels
-        var levelOf: [Priority: Int] = [:]
-        for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
+        let (levels, levelOf) = levelNumbers()
         var rows: [LinearRow<Double>] = []
         rows.reserveCapacity(constraints.count)
         var fractions: [LinearTerm<SmallFraction>] = []
