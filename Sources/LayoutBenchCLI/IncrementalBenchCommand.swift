@@ -121,22 +121,26 @@ struct IncrementalBenchCommand: ParsableCommand {
                 let core = IncrementalBenchmark.run(workload)
                 let oneShot = try IncrementalBenchmark.oneShot(generated.system)
                 var kiwiSeconds: Double?
+                var kiwiText = "-"
                 var delta = "-"
                 if kiwi {
                     let file = directory.appendingPathComponent("\(workload.name).json")
                     try workload.kiwiJSON().write(to: file, atomically: true, encoding: .utf8)
-                    if let k = try runKiwi(file), (k["timeout"] as? Bool) != true {
+                    let k = try runKiwi(file)
+                    if let k, (k["timeout"] as? Bool) != true {
                         kiwiSeconds = k["add_seconds"] as? Double
                         if let values = k["values"] as? [Double], values.count == oneShot.result.solution.values.count {
                             delta = String(format: "%.3g", zip(values, oneShot.result.solution.values).map { abs($0 - $1) }.max() ?? 0)
                         }
+                        if let rejected = k["rejected"] as? Int, rejected > 0 { delta += " (\(rejected) rejected)" }
                     }
+                    kiwiText = kiwiSeconds.map(ms) ?? (k == nil ? "failed" : String(format: "> %.0f s", kiwiTimeLimit))
                 }
                 var text = pad(family.name, 19) + pad("\(generated.system.viewCount)", 7, right: true)
                 text += pad("\(workload.constraints.count)", 13, right: true) + " | "
                 text += pad(ms(core.addSeconds), 10, right: true) + pad(ms(oneShot.seconds), 10, right: true)
                 text += pad(String(format: "%.2f×", oneShot.seconds / core.addSeconds), 15, right: true) + " | "
-                text += pad(kiwiSeconds.map(ms) ?? "-", 10, right: true)
+                text += pad(kiwiText, 10, right: true)
                 text += pad(kiwiSeconds.map { String(format: "%.2f×", $0 / oneShot.seconds) } ?? "-", 15, right: true)
                 text += " | " + delta
                 print(text)
