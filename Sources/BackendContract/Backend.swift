@@ -31,14 +31,51 @@ public struct SolveStatistics: Sendable, Hashable, Codable {
     public var iterations: Int
     /// Wall-clock time of the solve, lowering included.
     public var duration: Duration
+    /// Where the time went, for backends that say (`bench` shows it per row).
+    public var phases: SolvePhases?
     /// For an outside solver, the time its own work took, measured inside its adapter
     /// (``duration`` then also holds the process and JSON overhead); nil for the others.
     public var solverTime: Duration?
 
-    public init(iterations: Int = 0, duration: Duration = .zero, solverTime: Duration? = nil) {
+    public init(iterations: Int = 0, duration: Duration = .zero, phases: SolvePhases? = nil, solverTime: Duration? = nil) {
         self.iterations = iterations
         self.duration = duration
+        self.phases = phases
         self.solverTime = solverTime
+    }
+}
+
+/// A solve's wall-clock time by phase (spec §5's steps). A phase a solve did not need stays
+/// zero; what no phase covers (reading values, building the result) is the rest of
+/// ``SolveStatistics/duration``.
+public struct SolvePhases: Sendable, Hashable, Codable {
+    /// Lowering the system to linear rows.
+    public var lowering: Duration = .zero
+    /// The required constraints: finding what holds and what is broken (§5.1), the conflict
+    /// aside.
+    public var solve: Duration = .zero
+    /// The priority levels' optima (§5.2), with their certificates where the backend makes them.
+    public var levels: Duration = .zero
+    /// Determined and ambiguous unknowns (§5.3).
+    public var ambiguity: Duration = .zero
+    /// The conflict of the first broken constraint (§5.1).
+    public var conflict: Duration = .zero
+
+    public init() {}
+}
+
+/// A stopwatch read in laps: each ``lap()`` is the time since the previous one (or since
+/// the start), so consecutive phases of a solve are charged without gaps or overlaps.
+public struct PhaseClock: Sendable {
+    private var last = ContinuousClock.now
+
+    public init() {}
+
+    /// The time since the last lap, starting the next.
+    public mutating func lap() -> Duration {
+        let now = ContinuousClock.now
+        defer { last = now }
+        return now - last
     }
 }
 

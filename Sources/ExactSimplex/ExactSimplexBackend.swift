@@ -87,19 +87,23 @@ struct ExactSolve {
     var feasibilityChecks = 0
     var determinacyPrograms = 0
     var bitWidths = BitWidths()
+    /// Where the time went; each phase is charged at its end from `clock`.
+    var phases = SolvePhases()
+    var clock = PhaseClock()
 
     init(system: ConstraintSystem, budget: Budget, determinacy: ExactSimplexBackend.DeterminacyMethod) {
         self.system = system
         self.determinacy = determinacy
         self.meter = BudgetMeter(budget)
         self.lowered = system.lowered(as: Rational.self)
+        phases.lowering = clock.lap()
     }
 
     func report(solution: Solution, certificate: SolutionCertificate) -> ExactSolveReport {
         ExactSolveReport(
             result: BackendResult(
                 solution: solution,
-                statistics: SolveStatistics(iterations: meter.iterations, duration: meter.elapsed)),
+                statistics: SolveStatistics(iterations: meter.iterations, duration: meter.elapsed, phases: phases)),
             certificate: certificate, refactorizations: refactorizations,
             feasibilityChecks: feasibilityChecks, determinacyPrograms: determinacyPrograms,
             bitWidths: bitWidths)
@@ -137,6 +141,7 @@ struct ExactSolve {
                 SolutionCertificate.BrokenConstraint(constraint: $0.row, farkas: Self.farkasCertificate($0.farkas))
             }
             guard let first = walk.broken.first else { throw .internalFailure("infeasible, yet nothing broken") }
+            phases.solve += clock.lap()
             let found = try irreducibleConflict(first.row, farkas: first.farkas)
             conflict = found.members
             #if LAYOUTBENCH_FAULTS
@@ -146,8 +151,10 @@ struct ExactSolve {
             #endif
             conflictCertificate = SolutionCertificate.Conflict(
                 farkas: Self.farkasCertificate(found.farkas), witnesses: found.witnesses)
+            phases.conflict += clock.lap()
             feasible = try feasibleEngine(rows: (kept + optional).sorted())
         }
+        phases.solve += clock.lap()
         guard var engine = feasible else { throw .internalFailure("the kept required set is infeasible") }
         let program = engine.program
 
@@ -181,9 +188,12 @@ struct ExactSolve {
             fixedAtLevel.append(engine.fixPositiveReducedCosts(duals: y, costs: costs, includingFlat: fixesFlat))
         }
 
+        phases.levels += clock.lap()
+
         // Determined and ambiguous unknowns (§5.3) on the final optimal face.
         let ambiguous = try ambiguousUnknowns(engine)
         absorb(engine)
+        phases.ambiguity += clock.lap()
 
         let values = engine.unknownValues
         let objective = try levelErrors(at: values, kept: Set(kept), expected: optima)
@@ -196,6 +206,7 @@ struct ExactSolve {
                 level: k + 1, program: program, costs: levelCosts, duals: levelDuals, optima: optima,
                 fixedAtLevel: fixedAtLevel))
         }
+        phases.levels += clock.lap()
         let broken = brokenCertificates.map(\.constraint)
         let status: SolveStatus = broken.isEmpty ? .optimal : .unsatisfiable
         let solution = Solution(

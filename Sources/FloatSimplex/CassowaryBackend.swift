@@ -31,13 +31,21 @@ public struct CassowaryBackend: LayoutBackend {
         "incremental Cassowary simplex in Double, lexicographic priorities; estimates ambiguity"
     }
 
+    /// Supported when every number of the lowering is finite in `Double`. Moderate literals
+    /// guarantee it (``LayoutModel/ConstraintSystem/largestLiteralMagnitude``), so only a
+    /// system with huge numbers is lowered to find out: `solve` lowers, `supports` need not.
     public func supports(_ system: ConstraintSystem) -> Support {
-        Self.lower(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
+        if system.largestLiteralMagnitude <= 0x1p250 { return .supported }
+        return Self.lower(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
     }
 
-    /// The exact lowering rounded to `Double` once, or nil if a number does not fit.
+    /// The exact lowering rounded to `Double` once, or nil if a number does not fit. Rows
+    /// whose numbers are exact in `Double` are lowered in `Double` (the same numbers); the
+    /// others through `Rational`.
     static func lower(_ system: ConstraintSystem) -> LinearSystem<Double>? {
-        let linear = system.lowered(as: Rational.self).mapScalars { $0.doubleValue }
+        let linear = system.loweredRoundingOnce { constraint, index, level in
+            (system.lower(constraint, index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
+        }
         for row in linear.rows {
             guard row.constant.isFinite, row.terms.allSatisfy({ $0.coefficient.isFinite }) else { return nil }
         }
@@ -49,19 +57,24 @@ public struct CassowaryBackend: LayoutBackend {
         guard let linear = Self.lower(system) else {
             throw .unsupported(backend: name, reason: "coefficients beyond Double range")
         }
+        let lowering = ContinuousClock.now - start
         var result = try solve(linear, budget: budget)
         result.statistics.duration = ContinuousClock.now - start
+        result.statistics.phases?.lowering = lowering
         return result
     }
 
     /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).
     public func solve(_ linear: LinearSystem<Double>, budget: Budget) throws(BackendError) -> BackendResult {
         let start = ContinuousClock.now
+        var clock = PhaseClock()
+        var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)
         var broken: [Int] = []
         var conflict: [Int] = []
+        // Accepted constraints get handles 0, 1, 2, … in order: the required rows come first,
+        // so a handle's id is its row's place here.
         var keptRequired: [LinearRow<Double>] = []
-        var rowOfHandle: [Int: LinearRow<Double>] = [:]
         func exceeded() -> BackendResult {
             BackendResult(
                 solution: .budgetExceeded(variableCount: linear.variableCount),
@@ -79,19 +92,20 @@ public struct CassowaryBackend: LayoutBackend {
         #endif
         for row in linear.rows where row.isRequired {
             do {
-                let handle = try solver.addConstraint(constraint(row))
+                try solver.addConstraint(constraint(row))
                 keptRequired.append(row)
-                rowOfHandle[handle.id] = row
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
                     if broken.isEmpty {
-                        let members = explanation.compactMap { rowOfHandle[$0.id] }
+                        phases.solve += clock.lap()
+                        let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
                         conflict = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                        phases.conflict += clock.lap()
                     }
                     #if LAYOUTBENCH_FAULTS
                     if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
-                        let members = explanation.compactMap { rowOfHandle[$0.id] }
+                        let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
                         let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
                         conflict = Array(Set(conflict).union(found)).sorted()
                     }
@@ -104,6 +118,7 @@ public struct CassowaryBackend: LayoutBackend {
                 }
             }
         }
+        phases.solve += clock.lap()
         for row in linear.rows where !row.isRequired {
             do {
                 try solver.addConstraint(constraint(row))
@@ -112,6 +127,7 @@ public struct CassowaryBackend: LayoutBackend {
                 throw .internalFailure(backend: name, message: error.description)
             }
         }
+        phases.levels += clock.lap()
         let values = (0..<linear.variableCount).map { solver.value(of: Variable($0)) }
         var objective = Array(repeating: 0.0, count: linear.levels.count)
         for row in linear.rows where !row.isRequired && row.level <= objective.count {
@@ -124,6 +140,7 @@ public struct CassowaryBackend: LayoutBackend {
             }
             objective[row.level - 1] += error
         }
+        _ = clock.lap()
         let estimate = solver.ambiguityEstimate()
         var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
         for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {
@@ -133,12 +150,14 @@ public struct CassowaryBackend: LayoutBackend {
             }
         }
         for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { ambiguous.insert(variable) }
+        phases.ambiguity += clock.lap()
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous.sorted().map { Unknown(variable: $0) }, broken: broken, conflict: conflict)
         return BackendResult(
             solution: solution,
-            statistics: SolveStatistics(iterations: solver.pivotCount, duration: ContinuousClock.now - start))
+            statistics: SolveStatistics(
+                iterations: solver.pivotCount, duration: ContinuousClock.now - start, phases: phases))
     }
 
     /// Shrinks an infeasible set of required rows that contains `failing` to an irreducible

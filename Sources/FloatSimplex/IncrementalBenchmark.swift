@@ -1,3 +1,6 @@
+import BackendContract
+import LayoutModel
+
 /// What one run of a workload through ``CassowarySolver`` cost and produced.
 public struct IncrementalMeasurement: Sendable {
     public var workload: String
@@ -86,6 +89,26 @@ public enum IncrementalBenchmark {
             rejected: rejected,
             values: !groupValues.isEmpty ? groupValues
                 : workload.suggestions.isEmpty ? (0..<workload.variableCount).map { solver.value(of: Variable($0)) } : last)
+    }
+
+    /// The fastest of `float`'s one-shot solves of `system` (lowering included), repeated as
+    /// ``run(_:minimumSeconds:maximumRuns:)`` repeats additions, and the last result.
+    public static func oneShot(
+        _ system: ConstraintSystem, minimumSeconds: Double = 0.2, maximumRuns: Int = 5
+    ) throws(BackendError) -> (seconds: Double, result: BackendResult) {
+        let backend = CassowaryBackend()
+        var best = Double.infinity
+        var spent = 0.0
+        var runs = 0
+        while true {
+            let start = ContinuousClock.now
+            let result = try backend.solve(system, budget: .unlimited)
+            let seconds = (ContinuousClock.now - start).seconds
+            best = min(best, seconds)
+            spent += seconds
+            runs += 1
+            if spent >= minimumSeconds || runs >= maximumRuns { return (best, result) }
+        }
     }
 
     /// The least-squares slope of log(time) against log(size): the growth exponent.

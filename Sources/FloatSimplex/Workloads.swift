@@ -47,7 +47,24 @@ public struct IncrementalWorkload: Sendable {
     /// The layout the rows come from, when there is one (for the one-shot backends).
     public var system: ConstraintSystem?
 
-    public var name: String { "\(kind.rawValue)-\(size)" }
+    /// The name of a workload made from a layout (``adding(_:name:)``).
+    var layoutName: String? = nil
+
+    public var name: String { layoutName ?? "\(kind.rawValue)-\(size)" }
+
+    /// A whole layout's rows in the order the `float` backend adds them (required rows in
+    /// file order, then optional ones), lowered as it lowers them, so that timing this
+    /// workload times the backend's incremental core on the same system; nil when a number
+    /// does not fit a `Double`. `kind` says nothing here (it is `.chain`); `name` is `name`.
+    public static func adding(_ system: ConstraintSystem, name: String) -> IncrementalWorkload? {
+        guard let linear = CassowaryBackend.lower(system) else { return nil }
+        let ordered = linear.rows.filter(\.isRequired) + linear.rows.filter { !$0.isRequired }
+        var workload = IncrementalWorkload(
+            kind: .chain, size: system.viewCount, constraints: ordered.map(LinearConstraint.init),
+            variableCount: linear.variableCount, levelCount: linear.levels.count, system: system)
+        workload.layoutName = name
+        return workload
+    }
 
     /// Builds the workload. `size` counts views (chain, tree, grid, resize), cells, or form rows.
     public static func make(_ kind: Kind, size: Int) -> IncrementalWorkload {

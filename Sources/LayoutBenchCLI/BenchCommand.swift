@@ -15,7 +15,9 @@ struct BenchCommand: ParsableCommand {
         discussion: """
             Each case is generated from a fixed seed; every backend that supports it solves it \
             once or more to warm up, then repeatedly; solve times go into an HDR histogram and the \
-            table shows p50, p90, p99 and max, with the iterations (pivots) of one solve. Rows run \
+            table shows p50, p90, p99 and max, with the iterations (pivots) of one solve and where \
+            a solve's time went (medians: reading the text and lowering it, the required \
+            constraints, the priority levels, ambiguity, the conflict). Rows run \
             on --jobs worker threads. The report is written to Reports/<timestamp>/report.json (or \
             --out) in the schema of docs/report-schema.md. --quick takes about a minute on two \
             cores, the standard suite under five. Outside solvers (docs/outside-solvers.md) are \
@@ -130,14 +132,19 @@ enum BenchTable {
     static func render(_ report: BenchReport) -> String {
         let outside = report.results.contains { $0.overhead != nil }
         var rows = [["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]
-                    + (outside ? ["overhead p50"] : [])]
+                    + (outside ? ["overhead p50"] : [])
+                    + ["parse+lower", "solve", "levels", "ambiguity", "conflict"]]
         for r in report.results {
             let t = r.timing
+            let p = r.phases
             var row: [String] = [r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
                                  t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
                                  t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
                                  r.iterations.map(String.init) ?? "-"]
             if outside { row.append(r.overhead.map { Self.time($0.p50) } ?? "-") }
+            row += [p.map { Self.time($0.parse + $0.lowering) } ?? "-", p.map { Self.time($0.solve) } ?? "-",
+                    p.map { Self.time($0.levels) } ?? "-", p.map { Self.time($0.ambiguity) } ?? "-",
+                    p.map { Self.time($0.conflict) } ?? "-"]
             rows.append(row)
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FloatSimplex
 import Foundation
+import Generator
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,6 +32,9 @@ struct IncrementalBenchCommand: ParsableCommand {
 
     @Option(help: "Workloads, comma-separated: chain, tree, grid, cells, form, resize.")
     var workloads: String = "chain,tree,grid,cells,form,resize"
+
+    @Option(help: "Generator families (seed 1) instead of the workloads: float's one-shot solve beside its core adding the same rows, and kiwi adding them.")
+    var families: String?
 
     @Flag(help: "Also run kiwi through scripts/kiwi/run.sh (installs kiwisolver from PyPI if missing).")
     var kiwi = false
@@ -71,6 +75,10 @@ struct IncrementalBenchCommand: ParsableCommand {
         print(warmHeap
             ? "heap: warm on both sides (glibc keeps freed memory; --no-warm-heap for the allocator's defaults)"
             : "heap: the allocator's defaults (freed memory may go back to the system between runs)")
+        if let families {
+            try runFamilies(try FamilySelection.parse(families), sizes: sizeList, directory: directory)
+            return
+        }
         print(Self.header)
         var rows: [Row] = []
         for kind in kinds {
@@ -95,6 +103,60 @@ struct IncrementalBenchCommand: ParsableCommand {
         }
         print()
         print(exponents(rows))
+    }
+
+    /// One generated case per family and size: float's one-shot solve (lowering, every row,
+    /// values, objective, ambiguity) beside its incremental core adding the same rows in the
+    /// same order, and kiwi adding them; then growth exponents. Each side best of runs.
+    func runFamilies(_ chosen: [Family], sizes: [Int], directory: URL) throws {
+        print("family              views  constraints |  core add  one-shot  one-shot/core |   kiwi add  kiwi/one-shot | max |Δ| kiwi")
+        var points: [String: [(size: Int, core: Double, oneShot: Double, kiwi: Double?)]] = [:]
+        for family in chosen {
+            for size in sizes {
+                let generated = generate(family: family, size: size, seed: 1)
+                guard let workload = IncrementalWorkload.adding(generated.system, name: "\(family.name)-\(size)") else {
+                    print("\(family.name) \(size): numbers beyond Double range")
+                    continue
+                }
+                let core = IncrementalBenchmark.run(workload)
+                let oneShot = try IncrementalBenchmark.oneShot(generated.system)
+                var kiwiSeconds: Double?
+                var kiwiText = "-"
+                var delta = "-"
+                if kiwi {
+                    let file = directory.appendingPathComponent("\(workload.name).json")
+                    try workload.kiwiJSON().write(to: file, atomically: true, encoding: .utf8)
+                    let k = try runKiwi(file)
+                    if let k, (k["timeout"] as? Bool) != true {
+                        kiwiSeconds = k["add_seconds"] as? Double
+                        if let values = k["values"] as? [Double], values.count == oneShot.result.solution.values.count {
+                            delta = String(format: "%.3g", zip(values, oneShot.result.solution.values).map { abs($0 - $1) }.max() ?? 0)
+                        }
+                        if let rejected = k["rejected"] as? Int, rejected > 0 { delta += " (\(rejected) rejected)" }
+                    }
+                    kiwiText = kiwiSeconds.map(ms) ?? (k == nil ? "failed" : String(format: "> %.0f s", kiwiTimeLimit))
+                }
+                var text = pad(family.name, 19) + pad("\(generated.system.viewCount)", 7, right: true)
+                text += pad("\(workload.constraints.count)", 13, right: true) + " | "
+                text += pad(ms(core.addSeconds), 10, right: true) + pad(ms(oneShot.seconds), 10, right: true)
+                text += pad(String(format: "%.2f×", oneShot.seconds / core.addSeconds), 15, right: true) + " | "
+                text += pad(kiwiText, 10, right: true)
+                text += pad(kiwiSeconds.map { String(format: "%.2f×", $0 / oneShot.seconds) } ?? "-", 15, right: true)
+                text += " | " + delta
+                print(text)
+                points[family.name, default: []].append((generated.system.viewCount, core.addSeconds, oneShot.seconds, kiwiSeconds))
+            }
+        }
+        print()
+        print("growth exponents (slope of log time vs log views):")
+        for family in chosen {
+            guard let rows = points[family.name], rows.count >= 2 else { continue }
+            func slope(_ seconds: [(Int, Double)]) -> String {
+                IncrementalBenchmark.growthExponent(seconds.map { (size: $0.0, seconds: $0.1) }).map { String(format: "%.2f", $0) } ?? "-"
+            }
+            let kiwiPoints = rows.compactMap { row in row.kiwi.map { (row.size, $0) } }
+            print("  \(pad(family.name, 19)) one-shot \(slope(rows.map { ($0.size, $0.oneShot) }))   core \(slope(rows.map { ($0.size, $0.core) }))   kiwi \(kiwiPoints.count == rows.count ? slope(kiwiPoints) : "-")")
+        }
     }
 
     /// glibc's `mallopt(M_TRIM_THRESHOLD, …)` and `mallopt(M_TOP_PAD, …)`, looked up at run

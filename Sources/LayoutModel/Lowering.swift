@@ -93,48 +93,19 @@ public struct LinearSystem<Scalar: LinearScalar>: Sendable, Equatable {
 
     /// The same rows with every scalar converted once (for example exact → `Double`).
     public func mapScalars<T: LinearScalar>(_ convert: (Scalar) -> T) -> LinearSystem<T> {
-        LinearSystem<T>(
-            variableCount: variableCount,
-            rows: rows.map { row in
-                LinearRow<T>(
-                    terms: row.terms.compactMap { term in
-                        let c = convert(term.coefficient)
-                        return c.isZero ? nil : LinearTerm(variable: term.variable, coefficient: c)
-                    },
-                    constant: convert(row.constant), relation: row.relation, level: row.level,
-                    constraintIndex: row.constraintIndex)
-            },
-            levels: levels)
+        LinearSystem<T>(variableCount: variableCount, rows: rows.map { $0.mapScalars(convert) }, levels: levels)
     }
 }
 
-/// An affine expression under construction.
-private struct Affine<Scalar: LinearScalar> {
-    var terms: [LinearTerm<Scalar>] = []
-    var constant: Scalar = .zero
-
-    mutating func add(_ variable: Int, _ coefficient: Scalar) {
-        terms.append(LinearTerm(variable: variable, coefficient: coefficient))
-    }
-
-    mutating func add(_ other: Affine, times factor: Scalar) {
-        for term in other.terms { add(term.variable, term.coefficient * factor) }
-        constant = constant + other.constant * factor
-    }
-
-    /// Sorted, merged, zero-free terms.
-    func normalizedTerms() -> [LinearTerm<Scalar>] {
-        let sorted = terms.sorted { $0.variable < $1.variable }
-        var merged: [LinearTerm<Scalar>] = []
-        merged.reserveCapacity(sorted.count)
-        for term in sorted {
-            if let last = merged.last, last.variable == term.variable {
-                merged[merged.count - 1].coefficient = last.coefficient + term.coefficient
-            } else {
-                merged.append(term)
-            }
-        }
-        return merged.filter { !$0.coefficient.isZero }
+extension LinearRow {
+    /// The same row with every scalar converted once; terms that convert to zero are dropped.
+    public func mapScalars<T: LinearScalar>(_ convert: (Scalar) -> T) -> LinearRow<T> {
+        LinearRow<T>(
+            terms: terms.compactMap { term in
+                let c = convert(term.coefficient)
+                return c.isZero ? nil : LinearTerm(variable: term.variable, coefficient: c)
+            },
+            constant: convert(constant), relation: relation, level: level, constraintIndex: constraintIndex)
     }
 }
 
@@ -152,124 +123,216 @@ extension ConstraintSystem {
         "\(items[unknown.item].name).\(unknown.component.name)"
     }
 
-    /// Lowers every constraint to a linear row (spec §2–§3), computing in `Scalar`.
-    ///
-    /// Coefficients come out exactly when `Scalar` is exact; use a `Rational` lowering and
-    /// ``LinearSystem/mapScalars(_:)`` to round each coefficient to `Double` once.
-    public func lowered<Scalar: LinearScalar>(as _: Scalar.Type = Scalar.self) -> LinearSystem<Scalar> {
+    /// The optional levels, highest first, and each one's number (1 for the highest; required
+    /// constraints are level 0 and not listed).
+    func levelNumbers() -> (levels: [Priority], levelOf: [Priority: Int]) {
         let levels = optionalLevels
         var levelOf: [Priority: Int] = [:]
         for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
+        return (levels, levelOf)
+    }
+
+    /// Lowers every constraint to a linear row (spec §2–§3), computing in `Scalar`.
+    ///
+    /// Coefficients come out exactly when `Scalar` is exact; use a `Rational` lowering and
+    /// ``LinearSystem/mapScalars(_:)`` to round each coefficient to `Double` once (or
+    /// ``loweredRoundingOnce(exactRow:)``, which gives the same rows faster).
+    public func lowered<Scalar: LinearScalar>(as _: Scalar.Type = Scalar.self) -> LinearSystem<Scalar> {
+        let (levels, levelOf) = levelNumbers()
         var rows: [LinearRow<Scalar>] = []
         rows.reserveCapacity(constraints.count)
+        var scratch: [LinearTerm<Scalar>] = []
+        scratch.reserveCapacity(16)
         let ancestry = ItemAncestry(self)
         for (index, constraint) in constraints.enumerated() {
-            rows.append(lower(
-                constraint, index: index, level: levelOf[constraint.priority] ?? 0,
-                ancestor: { ancestry.nearestCommonAncestor($0, $1) }))
+            let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &scratch)
+            rows.append(LinearRow(
+                terms: scratch, constant: constant, relation: constraint.relation,
+                level: levelOf[constraint.priority] ?? 0, constraintIndex: index))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
     }
 
     /// Lowers one constraint.
     public func lower<Scalar: LinearScalar>(_ constraint: Constraint, index: Int, level: Int) -> LinearRow<Scalar> {
-        lower(constraint, index: index, level: level, ancestor: { nearestCommonAncestor($0, $1) })
+        var terms: [LinearTerm<Scalar>] = []
+        let constant = lowerTerms(constraint, index: index, ancestry: nil, into: &terms)
+        return LinearRow(terms: terms, constant: constant, relation: constraint.relation, level: level, constraintIndex: index)
     }
 
-    /// Lowers one constraint, finding nearest common ancestors with `ancestor` (a table when
-    /// many constraints are lowered, see ``ItemAncestry``).
-    private func lower<Scalar: LinearScalar>(
-        _ constraint: Constraint, index: Int, level: Int, ancestor nearestCommonAncestor: (ItemIndex, ItemIndex) -> ItemIndex
-    ) -> LinearRow<Scalar> {
+    /// Writes the constraint's lowered terms into `terms` (emptied first; sorted by variable,
+    /// merged, zero-free) and returns its constant. One scratch array serves a whole
+    /// lowering, so a row costs one allocation: its own terms. Nearest common ancestors come
+    /// from `ancestry` when there is one (a table, for lowering many constraints).
+    ///
+    /// The arithmetic is the same, operation by operation, for every `Scalar`: each side's
+    /// terms and constant, the second side's times −multiplier, the constant, the row
+    /// scale, then terms of one variable summed in the order they were written (a rounding
+    /// scalar such as `Double` therefore rounds the same way whatever the caller).
+    func lowerTerms<Scalar: LinearScalar>(
+        _ constraint: Constraint, index: Int, ancestry: ItemAncestry?, into terms: inout [LinearTerm<Scalar>]
+    ) -> Scalar {
+        terms.removeAll(keepingCapacity: true)
         let mirrored = isMirrored(constraint)
-        // Only position attributes are shifted into the ancestor's space (V1 keeps sizes with
-        // sizes), so a size constraint needs no ancestor.
-        let ancestor = constraint.first.attribute.isSize ? constraint.first.item
-            : constraint.second.map { nearestCommonAncestor(constraint.first.item, $0.item) } ?? constraint.first.item
-        var row = expression(constraint.first, ancestor: ancestor, mirrored: mirrored) as Affine<Scalar>
+        // Only positions are measured from the nearest common ancestor.
+        let needsAncestor = !constraint.first.attribute.isSize || constraint.second?.attribute.isSize == false
+        let ancestor = needsAncestor
+            ? constraint.second.map { second in
+                ancestry?.nearestCommonAncestor(constraint.first.item, second.item)
+                    ?? nearestCommonAncestor(constraint.first.item, second.item)
+            } ?? constraint.first.item
+            : constraint.first.item
+        var constant = expression(constraint.first, ancestor: ancestor, mirrored: mirrored, times: nil, into: &terms)
         if let second = constraint.second {
-            let rhs: Affine<Scalar> = expression(second, ancestor: ancestor, mirrored: mirrored)
-            row.add(rhs, times: -Scalar(literal: constraint.multiplier))
+            let factor = -Scalar(literal: constraint.multiplier)
+            let rhs = expression(second, ancestor: ancestor, mirrored: mirrored, times: factor, into: &terms)
+            constant = constant + rhs * factor
         }
-        row.constant = row.constant - Scalar(literal: constraint.constant)
+        constant = constant - Scalar(literal: constraint.constant)
         if let k = rowScales[index] {
-            var scaled = Affine<Scalar>()
-            scaled.add(row, times: Scalar(literal: k))
-            row = scaled
+            let scale = Scalar(literal: k)
+            for i in terms.indices { terms[i].coefficient = terms[i].coefficient * scale }
+            // `0 + c·k`, not `c·k`: in Double the two differ in the sign of a zero.
+            constant = .zero + constant * scale
         }
-        return LinearRow(
-            terms: row.normalizedTerms(), constant: row.constant, relation: constraint.relation,
-            level: level, constraintIndex: index)
+        // A stable insertion sort (rows are a dozen terms at most), then sums in that order.
+        for i in terms.indices.dropFirst() {
+            let term = terms[i]
+            var j = i
+            while j > 0 && terms[j - 1].variable > term.variable {
+                terms[j] = terms[j - 1]
+                j -= 1
+            }
+            terms[j] = term
+        }
+        var kept = 0
+        var i = 0
+        while i < terms.count {
+            var term = terms[i]
+            i += 1
+            while i < terms.count && terms[i].variable == term.variable {
+                term.coefficient = term.coefficient + terms[i].coefficient
+                i += 1
+            }
+            if !term.coefficient.isZero {
+                terms[kept] = term
+                kept += 1
+            }
+        }
+        terms.removeLast(terms.count - kept)
+        return constant
     }
 
-    /// Adds `coefficient × (item's component)`: a variable for a view, a constant for the root.
-    private func addComponent<Scalar: LinearScalar>(
-        _ component: FrameComponent, of item: ItemIndex, times coefficient: Scalar, to expr: inout Affine<Scalar>
-    ) {
-        if item == 0 {
-            let frame = items[0].frame ?? [.zero, .zero, .zero, .zero]
-            expr.constant = expr.constant + Scalar(literal: frame[component.rawValue]) * coefficient
-        } else {
-            expr.add(Unknown(item: item, component: component).variable, coefficient)
-        }
-    }
-
-    /// The attribute's expression in root space, relative to `ancestor`'s origin, negated
-    /// when it is a horizontal position in a mirrored constraint.
+    /// Appends the attribute's expression in root space, relative to `ancestor`'s origin
+    /// (negated when it is a horizontal position in a mirrored constraint), to `terms`,
+    /// each coefficient times `factor` when there is one, and returns its constant (not
+    /// multiplied: the caller does that once).
     private func expression<Scalar: LinearScalar>(
-        _ ref: AttributeReference, ancestor: ItemIndex, mirrored: Bool
-    ) -> Affine<Scalar> {
-        let item = items[ref.item]
+        _ ref: AttributeReference, ancestor: ItemIndex, mirrored: Bool, times factor: Scalar?,
+        into terms: inout [LinearTerm<Scalar>]
+    ) -> Scalar {
+        let owner = ref.item
         let rtl = direction == .rightToLeft
         let one = Scalar.one
-        let half = one / Scalar(integer: 2)
-        let margins = item.margins
-        let mT = Scalar(literal: margins.top), mL = Scalar(literal: margins.left)
-        let mB = Scalar(literal: margins.bottom), mR = Scalar(literal: margins.right)
-        var e = Affine<Scalar>()
-        func edge(_ c: FrameComponent, _ k: Scalar = one) { addComponent(c, of: ref.item, times: k, to: &e) }
+        let first = terms.count
+        var constant = Scalar.zero
+        // Plain calls with the accumulators passed in: nested functions capturing them would
+        // box them on the heap, once per side of every constraint.
         switch ref.attribute {
-        case .width: edge(.w)
-        case .height: edge(.h)
-        case .left: edge(.x)
-        case .right: edge(.x); edge(.w)
-        case .centerX: edge(.x); edge(.w, half)
-        case .leading: edge(.x); if rtl { edge(.w) }
-        case .trailing: edge(.x); if !rtl { edge(.w) }
-        case .leftMargin: edge(.x); e.constant = e.constant + mL
-        case .rightMargin: edge(.x); edge(.w); e.constant = e.constant - mR
+        case .width: edge(.w, of: owner, one, &terms, &constant)
+        case .height: edge(.h, of: owner, one, &terms, &constant)
+        case .left: edge(.x, of: owner, one, &terms, &constant)
+        case .right:
+            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, one, &terms, &constant)
+        case .centerX:
+            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, one / Scalar(integer: 2), &terms, &constant)
+        case .leading:
+            edge(.x, of: owner, one, &terms, &constant)
+            if rtl { edge(.w, of: owner, one, &terms, &constant) }
+        case .trailing:
+            edge(.x, of: owner, one, &terms, &constant)
+            if !rtl { edge(.w, of: owner, one, &terms, &constant) }
+        case .leftMargin:
+            edge(.x, of: owner, one, &terms, &constant)
+            constant = constant + Scalar(literal: items[owner].margins.left)
+        case .rightMargin:
+            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, one, &terms, &constant)
+            constant = constant - Scalar(literal: items[owner].margins.right)
         case .leadingMargin:
-            edge(.x)
-            if rtl { edge(.w); e.constant = e.constant - mR } else { e.constant = e.constant + mL }
+            edge(.x, of: owner, one, &terms, &constant)
+            if rtl {
+                edge(.w, of: owner, one, &terms, &constant)
+                constant = constant - Scalar(literal: items[owner].margins.right)
+            } else {
+                constant = constant + Scalar(literal: items[owner].margins.left)
+            }
         case .trailingMargin:
-            edge(.x)
-            if rtl { e.constant = e.constant + mL } else { edge(.w); e.constant = e.constant - mR }
+            edge(.x, of: owner, one, &terms, &constant)
+            if rtl {
+                constant = constant + Scalar(literal: items[owner].margins.left)
+            } else {
+                edge(.w, of: owner, one, &terms, &constant)
+                constant = constant - Scalar(literal: items[owner].margins.right)
+            }
         case .centerXWithinMargins:
-            edge(.x); edge(.w, half); e.constant = e.constant + (mL - mR) * half
-        case .top: edge(.y)
-        case .bottom: edge(.y); edge(.h)
-        case .centerY: edge(.y); edge(.h, half)
+            let half = one / Scalar(integer: 2)
+            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, half, &terms, &constant)
+            let margins = items[owner].margins
+            constant = constant + (Scalar(literal: margins.left) - Scalar(literal: margins.right)) * half
+        case .top: edge(.y, of: owner, one, &terms, &constant)
+        case .bottom:
+            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one, &terms, &constant)
+        case .centerY:
+            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one / Scalar(integer: 2), &terms, &constant)
         case .firstBaseline:
-            edge(.y)
-            if let b = item.baselines { e.constant = e.constant + Scalar(literal: b.first) } else { edge(.h) }
+            edge(.y, of: owner, one, &terms, &constant)
+            if let b = items[owner].baselines {
+                constant = constant + Scalar(literal: b.first)
+            } else {
+                edge(.h, of: owner, one, &terms, &constant)
+            }
         case .lastBaseline:
-            edge(.y); edge(.h)
-            if let b = item.baselines { e.constant = e.constant - Scalar(literal: b.last) }
-        case .topMargin: edge(.y); e.constant = e.constant + mT
-        case .bottomMargin: edge(.y); edge(.h); e.constant = e.constant - mB
+            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one, &terms, &constant)
+            if let b = items[owner].baselines { constant = constant - Scalar(literal: b.last) }
+        case .topMargin:
+            edge(.y, of: owner, one, &terms, &constant)
+            constant = constant + Scalar(literal: items[owner].margins.top)
+        case .bottomMargin:
+            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one, &terms, &constant)
+            constant = constant - Scalar(literal: items[owner].margins.bottom)
         case .centerYWithinMargins:
-            edge(.y); edge(.h, half); e.constant = e.constant + (mT - mB) * half
+            let half = one / Scalar(integer: 2)
+            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, half, &terms, &constant)
+            let margins = items[owner].margins
+            constant = constant + (Scalar(literal: margins.top) - Scalar(literal: margins.bottom)) * half
         }
         if !ref.attribute.isSize {
             // UIKit evaluates in the nearest common ancestor's coordinate space.
-            addComponent(ref.attribute.axis == .horizontal ? .x : .y, of: ancestor, times: -one, to: &e)
+            edge(ref.attribute.axis == .horizontal ? .x : .y, of: ancestor, -one, &terms, &constant)
             if mirrored && ref.attribute.axis == .horizontal {
-                var negated = Affine<Scalar>()
-                negated.add(e, times: -one)
-                return negated
+                let minusOne = -one
+                for i in first..<terms.count { terms[i].coefficient = terms[i].coefficient * minusOne }
+                constant = .zero + constant * minusOne
             }
         }
-        return e
+        if let factor {
+            for i in first..<terms.count { terms[i].coefficient = terms[i].coefficient * factor }
+        }
+        return constant
+    }
+
+    /// Adds `coefficient × (item's component)`: a term for a view, a constant for the root.
+    @inline(__always)
+    private func edge<Scalar: LinearScalar>(
+        _ component: FrameComponent, of item: ItemIndex, _ coefficient: Scalar,
+        _ terms: inout [LinearTerm<Scalar>], _ constant: inout Scalar
+    ) {
+        if item == 0 {
+            let literal = items[0].frame?[component.rawValue] ?? .zero
+            constant = constant + Scalar(literal: literal) * coefficient
+        } else {
+            terms.append(LinearTerm(variable: Unknown(item: item, component: component).variable, coefficient: coefficient))
+        }
     }
 
     /// Frames `[x, y, width, height]` of every view, from root-space values of the unknowns:

@@ -120,13 +120,16 @@ public struct BenchResult: Sendable, Hashable, Codable {
     public var iterations: Int?
     /// The process's peak resident memory after this row was measured, in bytes.
     public var peakResidentBytes: UInt64?
+    /// Where a solve's time went, for backends that report it.
+    public var phases: PhaseSummary?
     /// For an outside solver, whose `timing` is its own work measured inside its adapter:
     /// the rest of each solve (process round trip, JSON, model building in the adapter).
     public var overhead: TimingSummary?
 
     public init(
         family: String, size: Int, seed: UInt64, views: Int, constraints: Int, backend: String, status: String,
-        note: String? = nil, timing: TimingSummary? = nil, iterations: Int? = nil, peakResidentBytes: UInt64? = nil
+        note: String? = nil, timing: TimingSummary? = nil, iterations: Int? = nil, peakResidentBytes: UInt64? = nil,
+        phases: PhaseSummary? = nil
     ) {
         self.family = family
         self.size = size
@@ -139,6 +142,33 @@ public struct BenchResult: Sendable, Hashable, Codable {
         self.timing = timing
         self.iterations = iterations
         self.peakResidentBytes = peakResidentBytes
+        self.phases = phases
+    }
+}
+
+/// The median time of each phase of a row's solves, in nanoseconds (the phases need not
+/// add up to `timing.p50`: each is its own median, and the rest of a solve is in none).
+public struct PhaseSummary: Sendable, Hashable, Codable {
+    /// Reading the case's `.layout` text (the same for every backend; not part of a solve).
+    public var parse: Double
+    /// Lowering to linear rows.
+    public var lowering: Double
+    /// The required constraints: what holds and what is broken, the conflict aside.
+    public var solve: Double
+    /// The priority levels' optima (and certificates, for the exact backend).
+    public var levels: Double
+    /// Determined and ambiguous unknowns.
+    public var ambiguity: Double
+    /// The conflict of the first broken constraint.
+    public var conflict: Double
+
+    public init(parse: Double, lowering: Double, solve: Double, levels: Double, ambiguity: Double, conflict: Double) {
+        self.parse = parse
+        self.lowering = lowering
+        self.solve = solve
+        self.levels = levels
+        self.ambiguity = ambiguity
+        self.conflict = conflict
     }
 }
 

@@ -148,6 +148,7 @@ public struct BenchRunner: Sendable {
         var overhead = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var spent = Duration.zero
         var last: BackendResult?
+        var phases: [SolvePhases] = []
         for run in 0..<(suite.warmupRuns + suite.repetitions) {
             let start = ContinuousClock.now
             let outcome: BackendResult
@@ -168,11 +169,13 @@ public struct BenchRunner: Sendable {
             }
             if run >= suite.warmupRuns {
                 record()
+                if let solvePhases = outcome.statistics.phases { phases.append(solvePhases) }
                 spent += elapsed
                 if spent > suite.rowTimeLimit { break }
             } else if elapsed > suite.rowTimeLimit {
                 // One warm-up already took the row's time: its timing is the only sample.
                 record()
+                if let solvePhases = outcome.statistics.phases { phases.append(solvePhases) }
                 break
             }
         }
@@ -180,13 +183,16 @@ public struct BenchRunner: Sendable {
         result.status = last.solution.status.rawValue
         result.iterations = last.statistics.iterations
         result.peakResidentBytes = PeakMemory.residentBytes()
+        if !phases.isEmpty {
+            result.phases = Self.summary(phases, parse: Self.parseTime(generated))
+        }
         result.timing = Self.summary(histogram)
         result.overhead = Self.summary(overhead)
         return result
     }
 
     static func nanoseconds(_ d: Duration) -> UInt64 {
-        UInt64(max(d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000, 1))
+        UInt64(max(d.nanoseconds, 1))
     }
 
     static func summary(_ histogram: Histogram<UInt64>) -> TimingSummary? {
@@ -197,6 +203,37 @@ public struct BenchRunner: Sendable {
             p99: Double(histogram.valueAtPercentile(99)), maximum: Double(histogram.max),
             mean: histogram.mean, standardDeviation: histogram.totalCount > 1 ? histogram.stdDeviation : 0)
     }
+}
+
+extension BenchRunner {
+    /// The median of each phase over a row's timed solves, in nanoseconds.
+    static func summary(_ phases: [SolvePhases], parse: Duration) -> PhaseSummary {
+        func median(_ phase: KeyPath<SolvePhases, Duration>) -> Double {
+            let sorted = phases.map { $0[keyPath: phase] }.sorted()
+            return Double(sorted[sorted.count / 2].nanoseconds)
+        }
+        return PhaseSummary(
+            parse: Double(parse.nanoseconds), lowering: median(\.lowering), solve: median(\.solve),
+            levels: median(\.levels), ambiguity: median(\.ambiguity), conflict: median(\.conflict))
+    }
+
+    /// How long reading the case's `.layout` text takes (the best of two reads): what a user's
+    /// solve pays before any backend runs.
+    static func parseTime(_ generated: GeneratedCase) -> Duration {
+        let text = generated.text
+        var best = Duration.seconds(1_000_000)
+        for _ in 0..<2 {
+            let start = ContinuousClock.now
+            _ = try? LayoutParser.parse(text, file: generated.fileName)
+            best = min(best, ContinuousClock.now - start)
+        }
+        return best
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds.
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }
 
 /// The process's peak resident set size.

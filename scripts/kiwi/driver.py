@@ -33,7 +33,10 @@ def run(path, time_limit):
     variables = [kiwisolver.Variable("v%d" % i) for i in range(workload["variables"])]
     constraints = []
     for c in workload["constraints"]:
-        expression = sum((coefficient * variables[index] for index, coefficient in c["terms"]), c["constant"])
+        # Started from an Expression, so that a row without terms (a constant alone) is still
+        # a kiwi expression rather than a Python number.
+        start = kiwisolver.Expression((), c["constant"])
+        expression = sum((coefficient * variables[index] for index, coefficient in c["terms"]), start)
         if c["op"] == "==":
             constraint = expression == 0
         elif c["op"] == "<=":
