@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Runner", targets: ["Runner"]),
         .library(name: "InterfaceBuilder", targets: ["InterfaceBuilder"]),
+        .library(name: "OutsideSolvers", targets: ["OutsideSolvers"]),
         .library(name: "History", targets: ["History"]),
     ],
     dependencies: [
@@ -50,6 +51,14 @@ let package = Package(
         .target(name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"]),
         // Interface Builder files (.xib, .storyboard) → systems with the frames Xcode stored.
         .target(name: "InterfaceBuilder", dependencies: ["LayoutModel"]),
+        // Child processes with pipes, started by posix_spawn and reaped by their owner alone.
+        .target(name: "ChildProcesses"),
+        // Solvers outside LayoutBench (kiwisolver, z3, HiGHS, …) through adapter processes
+        // speaking JSON lines (docs/outside-solvers.md).
+        .target(
+            name: "OutsideSolvers",
+            dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
+        ),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.
@@ -60,7 +69,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting",
+                "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting", "ChildProcesses",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -72,7 +81,9 @@ let package = Package(
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
-                "InterfaceBuilder", "History",
+                "InterfaceBuilder",
+                "OutsideSolvers",
+                "History",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,6 +94,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Runs the built `layoutbench` (validate, print, solve) and checks output and exit status.
+        .testTarget(name: "LayoutBenchCLITests", dependencies: ["LayoutModel"]),
         .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "Generator"]),
         .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract", "Generator"]),
         .testTarget(
@@ -97,7 +110,18 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting"]
+            dependencies: [
+                "Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting",
+                "ChildProcesses",
+            ]
+        ),
+        .testTarget(
+            name: "OutsideSolversTests",
+            dependencies: [
+                "OutsideSolvers", "Fuzzing", "Runner", "Generator", "LayoutModel", "BackendContract", "ExactSimplex",
+                "ExactArithmetic", "ChildProcesses",
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InterfaceBuilderTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what LayoutBench needs to build and is not there yet: GMP's headers (libgmp-dev)
-# and pkg-config, through apt. Sourced by scripts/main.sh and scripts/test.sh; safe to run
-# again (it does nothing when everything is present).
+# and pkg-config, through apt; then the outside solvers its adapters drive
+# (scripts/install-outside-solvers.sh). Sourced by scripts/main.sh and scripts/test.sh; safe
+# to run again (it does nothing when everything is present).
 set -euo pipefail
 
 missing=()
@@ -23,3 +24,5 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "layoutbench: Swift 6 is required (https://www.swift.org/install/linux/)" >&2
   exit 1
 fi
+
+source "$(dirname "${BASH_SOURCE[0]}")/install-outside-solvers.sh"

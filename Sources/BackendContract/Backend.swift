@@ -31,10 +31,14 @@ public struct SolveStatistics: Sendable, Hashable, Codable {
     public var iterations: Int
     /// Wall-clock time of the solve, lowering included.
     public var duration: Duration
+    /// For an outside solver, the time its own work took, measured inside its adapter
+    /// (``duration`` then also holds the process and JSON overhead); nil for the others.
+    public var solverTime: Duration?
 
-    public init(iterations: Int = 0, duration: Duration = .zero) {
+    public init(iterations: Int = 0, duration: Duration = .zero, solverTime: Duration? = nil) {
         self.iterations = iterations
         self.duration = duration
+        self.solverTime = solverTime
     }
 }
 
@@ -42,10 +46,15 @@ public struct SolveStatistics: Sendable, Hashable, Codable {
 public struct BackendResult: Sendable, Hashable {
     public var solution: Solution
     public var statistics: SolveStatistics
+    /// What this answer reports, where it is less than the backend's declared
+    /// ``BackendCapabilities/reports`` (an adapter that ran out of time for ambiguity); nil:
+    /// as declared.
+    public var reports: BackendCapabilities.Reports?
 
-    public init(solution: Solution, statistics: SolveStatistics) {
+    public init(solution: Solution, statistics: SolveStatistics, reports: BackendCapabilities.Reports? = nil) {
         self.solution = solution
         self.statistics = statistics
+        self.reports = reports
     }
 }
 
@@ -78,6 +87,12 @@ public protocol LayoutBackend: Sendable {
     /// Solves the system (spec §5). Throws ``BackendError/unsupported(backend:reason:)`` for
     /// a system `supports` rejects.
     func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult
+    /// What its answers mean and report (default: ``BackendCapabilities/reference``).
+    var capabilities: BackendCapabilities { get }
+}
+
+extension LayoutBackend {
+    public var capabilities: BackendCapabilities { .reference }
 }
 
 /// Tracks a ``Budget`` during a solve. Checking the clock is cheap but not free, so the

@@ -26,6 +26,17 @@ public struct Finding: Sendable, Hashable, Codable {
         case budget
     }
 
+    /// How a finding is to be read (the judge's verdict).
+    public enum Verdict: String, Sendable, Hashable, Codable {
+        /// Wrong by any semantics.
+        case wrong
+        /// Within what a floating-point solver can be expected to get right on this input.
+        case illConditioned = "ill-conditioned"
+        /// A difference from the format's lexicographic answer that the backend's own declared
+        /// semantics (a weighted priority model) explains: a note, not a bug.
+        case semantics
+    }
+
     public var kind: Kind
     /// The backend the finding is about (the reference is named second in `backends` where
     /// two backends are compared).
@@ -37,8 +48,12 @@ public struct Finding: Sendable, Hashable, Codable {
     /// Where the case came from.
     public var seed: UInt64?
     public var family: String?
+    /// nil where the judge gave none (read as wrong).
+    public var verdict: Verdict?
 
-    public init(kind: Kind, backends: [String], detail: String, oracle: String? = nil, seed: UInt64? = nil, family: String? = nil) {
+    public init(kind: Kind, backends: [String], detail: String, oracle: String? = nil, seed: UInt64? = nil, family: String? = nil,
+                verdict: Verdict? = nil) {
+        self.verdict = verdict
         self.kind = kind
         self.backends = backends
         self.detail = detail
@@ -51,7 +66,8 @@ public struct Finding: Sendable, Hashable, Codable {
     /// with the same signature are taken for the same bug until reduction tells them apart
     /// (``fingerprint(reducedText:)``).
     public var signature: String {
-        ([kind.rawValue, backends.first ?? "-"] + (oracle.map { [$0] } ?? [])).joined(separator: "/")
+        ([kind.rawValue, backends.first ?? "-"] + (oracle.map { [$0] } ?? []) + (verdict == .semantics ? ["semantics"] : []))
+            .joined(separator: "/")
     }
 
     /// The signature plus a hash of the reduced repro's canonical text: stable across runs

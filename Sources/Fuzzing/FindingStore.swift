@@ -33,6 +33,11 @@ public struct FindingStore: Sendable {
             try Self.atomicWrite(try encoder.encode(expected), to: base.appendingPathExtension("expected.json"))
         }
         try Self.atomicWrite(try encoder.encode(report), to: base.appendingPathExtension("finding.json"))
+        for file in report.reproducers ?? [] {
+            let url = base.appendingPathExtension(file.suffix)
+            try Self.atomicWrite(Data(file.contents.utf8), to: url)
+            if file.executable { chmod(url.path, 0o755) }
+        }
         // The repro goes last: its presence marks the set complete.
         try Self.atomicWrite(Data(Self.reproText(report).utf8), to: layout)
         return true
@@ -42,7 +47,7 @@ public struct FindingStore: Sendable {
     public func prune(keeping keep: (FuzzCampaign.Report) -> Bool) throws {
         for report in try reports() where !keep(report) {
             let base = directory.appendingPathComponent(report.fingerprint)
-            for suffix in ["layout", "expected.json", "finding.json"] {
+            for suffix in ["layout", "expected.json", "finding.json"] + (report.reproducers ?? []).map(\.suffix) {
                 try? FileManager.default.removeItem(at: base.appendingPathExtension(suffix))
             }
         }
@@ -70,6 +75,10 @@ public struct FindingStore: Sendable {
         lines.append("# original: \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         if let date { lines.append("# found: \(date)") }
         if let culprit = f.backends.first { lines.append("# expect-fail: \(culprit)") }
+        if let verdict = f.verdict { lines.append("# verdict: \(verdict.rawValue)") }
+        for file in report.reproducers ?? [] where file.executable {
+            lines.append("# reproducer: \(report.fingerprint).\(file.suffix) (the solver alone, in its own API)")
+        }
         return lines.joined(separator: "\n") + "\n" + report.repro
     }
 

@@ -71,6 +71,9 @@ public struct FuzzCampaign: Sendable {
         public var expected: ExpectedResult?
         /// What the oracle did, for metamorphic findings.
         public var transform: String?
+        /// A standalone program in the culprit's own language and API (outside solvers),
+        /// written beside the repro as `FINGERPRINT.SUFFIX`.
+        public var reproducers: [ReproducerFile]?
     }
 
     public let configuration: Configuration
@@ -148,16 +151,65 @@ public struct FuzzCampaign: Sendable {
         for backend in all where backend.supports(system).isSupported {
             outcomes.append(solve(backend, system))
         }
-        var findings = comparator.compare(system, outcomes: outcomes).map { ($0, String?.none) }
+        var findings = judgeOutcomes(system, outcomes).map { ($0, String?.none) }
         guard let oracle else { return findings }
         for backend in configuration.backends {
             guard let outcome = outcomes.first(where: { $0.backend == backend.name }),
                   case .success(let original) = outcome.result, original.solution.status != .budgetExceeded,
+                  oracleApplies(oracle, to: backend, result: original, system: system, outcomes: outcomes),
                   let violation = metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed)
             else { continue }
             findings.append((violation.0, violation.1))
         }
         return findings
+    }
+
+    /// The comparator for backends with the reference's semantics, the ``SemanticsJudge`` for
+    /// those that declare others (outside solvers).
+    func judgeOutcomes(_ system: ConstraintSystem, _ outcomes: [BackendOutcome]) -> [Finding] {
+        let all = configuration.backends + [configuration.reference]
+        func capabilities(_ name: String) -> BackendCapabilities {
+            all.first { $0.name == name }?.capabilities ?? .reference
+        }
+        let own = outcomes.filter { $0.backend != configuration.reference.name && capabilities($0.backend) != .reference }
+        var findings = comparator.compare(system, outcomes: outcomes.filter { o in !own.contains { $0.backend == o.backend } })
+        guard !own.isEmpty else { return findings }
+        let reference = referenceSolution(outcomes)
+        let semantics = SemanticsJudge(comparator: comparator)
+        for outcome in own {
+            findings += semantics.judge(system, outcome, capabilities: capabilities(outcome.backend), reference: reference)
+        }
+        return findings
+    }
+
+    func referenceSolution(_ outcomes: [BackendOutcome]) -> Solution? {
+        guard let outcome = outcomes.first(where: { $0.backend == configuration.reference.name }),
+              case .success(let result) = outcome.result, result.solution.status != .budgetExceeded
+        else { return nil }
+        return result.solution
+    }
+
+    /// Whether an oracle's relation binds a backend on this system. The built-in backends:
+    /// always. A lexicographic backend that does not report ambiguity: where the reference
+    /// finds every unknown determined (else its values may rightly differ). A weighted one:
+    /// where its own weighted optimum is a single point, and never for relabelled priorities
+    /// (weights change with the labels).
+    func oracleApplies(
+        _ oracle: MetamorphicOracle, to backend: any LayoutBackend, result: BackendResult, system: ConstraintSystem,
+        outcomes: [BackendOutcome]
+    ) -> Bool {
+        let capabilities = backend.capabilities
+        guard capabilities != .reference else { return true }
+        guard let reference = referenceSolution(outcomes) else { return false }
+        switch capabilities.priorities {
+        case .lexicographic:
+            return (result.reports ?? capabilities.reports).ambiguity || reference.ambiguous.isEmpty
+        case .weighted(let mapping):
+            guard oracle != .relabelPriorities else { return false }
+            let semantics = SemanticsJudge(comparator: comparator)
+            let weights = SemanticsJudge.weights(mapping, levels: system.optionalLevels)
+            return semantics.weightedOptimum(system, broken: reference.broken, weights: weights)?.ambiguous.isEmpty == true
+        }
     }
 
     func solve(_ backend: any LayoutBackend, _ system: ConstraintSystem, oracle: MetamorphicOracle? = nil) -> BackendOutcome {
@@ -214,7 +266,9 @@ public struct FuzzCampaign: Sendable {
         if culprit != configuration.reference.name, configuration.reference.supports(system).isSupported {
             outcomes.append(solve(configuration.reference, system))
         }
-        return comparator.compare(system, outcomes: outcomes).contains { $0.kind == finding.kind && $0.backends.first == culprit }
+        return judgeOutcomes(system, outcomes).contains {
+            $0.kind == finding.kind && $0.backends.first == culprit && ($0.verdict == .semantics) == (finding.verdict == .semantics)
+        }
     }
 
     /// Reduces a finding (unless reduction is off) and packs it with its repro and expectation.
@@ -232,11 +286,39 @@ public struct FuzzCampaign: Sendable {
            result.solution.status != .budgetExceeded {
             expected = ExpectedResult(solution: result.solution, of: repro)
         }
-        return Report(
+        var report = Report(
             finding: finding, fingerprint: finding.fingerprint(reducedText: text), caseSpec: spec,
             originalViews: system.viewCount, originalConstraints: system.constraints.count, repro: text,
             reducedViews: repro.viewCount, reducedConstraints: repro.constraints.count, expected: expected,
             transform: transform)
+        if reduce, finding.verdict != .semantics, let culprit = finding.backends.first,
+           let writer = configuration.backends.first(where: { $0.name == culprit }) as? any ReproducerWriting,
+           let expectation = reproducerExpectation(repro, writer: writer, finding: finding) {
+            report.reproducers = writer.reproducer(for: repro, expectation: expectation)
+        }
+        return report
+    }
+
+    /// The exact answer a reproducer checks against: the reference's broken list and the
+    /// optimum of the solver's own objective (per level, or the one weighted sum).
+    func reproducerExpectation(_ system: ConstraintSystem, writer: any LayoutBackend, finding: Finding) -> ReproducerExpectation? {
+        guard configuration.reference.supports(system).isSupported,
+              let result = try? configuration.reference.solve(system, budget: configuration.budget),
+              result.solution.status != .budgetExceeded
+        else { return nil }
+        let rows = system.lowered(as: Rational.self)
+        let bound = configuration.tolerance.bound(scale: Tolerance.scale(of: system, rows: rows))
+        let reference = result.solution
+        var objective = reference.exactObjective ?? reference.objective.map { "\($0)" }
+        if case .weighted(let mapping) = writer.capabilities.priorities {
+            let weights = SemanticsJudge.weights(mapping, levels: rows.levels)
+            guard let optimum = SemanticsJudge(comparator: comparator).weightedOptimum(system, broken: reference.broken, weights: weights)
+            else { return nil }
+            objective = [optimum.value]
+        }
+        var what = "\(finding.kind.rawValue): \(finding.detail)"
+        if let oracle = finding.oracle { what += " (metamorphic oracle \(oracle); the reproducer checks the reduced system itself)" }
+        return ReproducerExpectation(broken: reference.broken, objective: objective, bound: bound, finding: what)
     }
 }
 

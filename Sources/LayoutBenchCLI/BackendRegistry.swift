@@ -3,6 +3,7 @@ import ExactSimplex
 import FloatSimplex
 import Foundation
 import GaussianBackend
+import OutsideSolvers
 import Runner
 
 /// The backends `--backend` can name.
@@ -17,7 +18,20 @@ enum BackendRegistry {
         if ProcessInfo.processInfo.environment["LAYOUTBENCH_TEST_BACKENDS"] == "1" {
             backends += TestOnlyBackends.all
         }
-        return backends
+        return backends + outside
+    }()
+
+    /// The outside solvers of the manifest (scripts/solvers/manifest.json), installed or not:
+    /// nothing is started until one is used.
+    static let outside: [OutsideSolverBackend] = {
+        guard let url = AdapterManifest.locate() else { return [] }
+        do {
+            let manifest = try AdapterManifest.load(url)
+            return manifest.adapters.map { OutsideSolverBackend(definition: $0, manifest: manifest) }
+        } catch {
+            printError("\(error)")
+            return []
+        }
     }()
 
     /// The backend `solve` uses when none is named: the exact reference, which supports every system.
@@ -35,14 +49,32 @@ enum BackendRegistry {
 
     static var names: String { all.map(\.name).joined(separator: ", ") }
 
-    /// Backends named in a comma-separated list, or every backend for `all`; exits 2 for an
-    /// unknown name.
-    static func select(_ list: String) throws -> [any LayoutBackend] {
-        if list == "all" { return all }
+    /// Backends named in a comma-separated list, or every backend for `all` (the outside
+    /// solvers that are installed, when `outsideInAll`; each missing one is skipped with a
+    /// line on stderr); exits 2 for an unknown name or a named outside solver that is not
+    /// installed.
+    static func select(_ list: String, outsideInAll: Bool = true) throws -> [any LayoutBackend] {
+        if list == "all" {
+            let builtIn = all.filter { backend in !outside.contains { $0.name == backend.name } }
+            guard outsideInAll else { return builtIn }
+            var installed: [any LayoutBackend] = []
+            for solver in outside {
+                if solver.isInstalled {
+                    installed.append(solver)
+                } else {
+                    printError("skipping \(solver.name): not installed (install: \(solver.definition.install))")
+                }
+            }
+            return builtIn + installed
+        }
         var chosen: [any LayoutBackend] = []
         for name in list.split(separator: ",").map({ String($0).trimmingCharacters(in: .whitespaces) }) {
             guard let backend = backend(named: name) else {
                 printError("unknown backend '\(name)'; choose from: \(names), or all")
+                throw ExitStatus.invalidInput
+            }
+            if let solver = backend as? OutsideSolverBackend, !solver.isInstalled {
+                printError("backend '\(name)' is not installed; install: \(solver.definition.install)")
                 throw ExitStatus.invalidInput
             }
             chosen.append(backend)

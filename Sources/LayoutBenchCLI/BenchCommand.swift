@@ -18,7 +18,9 @@ struct BenchCommand: ParsableCommand {
             table shows p50, p90, p99 and max, with the iterations (pivots) of one solve. Rows run \
             on --jobs worker threads. The report is written to Reports/<timestamp>/report.json (or \
             --out) in the schema of docs/report-schema.md. --quick takes about a minute on two \
-            cores, the standard suite under five.
+            cores, the standard suite under five. Outside solvers (docs/outside-solvers.md) are \
+            timed by their own work inside their adapter; the rest of each solve is the \
+            `overhead` column.
             """)
 
     @Option(help: "Comma-separated backends, or all.")
@@ -126,13 +128,17 @@ struct BenchCommand: ParsableCommand {
 /// The terminal table of a bench report.
 enum BenchTable {
     static func render(_ report: BenchReport) -> String {
-        var rows = [["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]]
+        let outside = report.results.contains { $0.overhead != nil }
+        var rows = [["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]
+                    + (outside ? ["overhead p50"] : [])]
         for r in report.results {
             let t = r.timing
-            rows.append([r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
-                         t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
-                         t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
-                         r.iterations.map(String.init) ?? "-"])
+            var row: [String] = [r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
+                                 t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
+                                 t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
+                                 r.iterations.map(String.init) ?? "-"]
+            if outside { row.append(r.overhead.map { Self.time($0.p50) } ?? "-") }
+            rows.append(row)
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         var lines = rows.map { row in

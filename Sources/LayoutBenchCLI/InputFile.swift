@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LayoutModel
 
-/// Reads and validates `.layout` files for the subcommands.
+/// Reads and validates `.layout` files (and their JSON form) for the subcommands.
 enum InputFile {
     /// Why a file could not be turned into a system; printed as one line on stderr.
     struct Failure: Error, CustomStringConvertible {
@@ -20,33 +20,42 @@ enum InputFile {
         return text
     }
 
-    /// Parses and validates a file: `.layout` text, or a system in its JSON form (`.json`).
+    /// Parses and validates a file: `.layout` text, or the JSON form (a file ending in
+    /// `.json`); a system, or a system with an update sequence (spec §7).
+    static func sequence(at path: String, rules: ValidationRules) throws(Failure) -> UpdateSequence {
+        let text = try text(at: path)
+        do {
+            if path.hasSuffix(".json") { return try UpdateSequence(json: text, file: path, rules: rules) }
+            return try LayoutParser.parseSequence(text, file: path, rules: rules)
+        } catch {
+            throw Failure(description: error.description)
+        }
+    }
+
+    /// Parses and validates a file of one system; an update sequence is refused.
     static func system(at path: String, rules: ValidationRules) throws(Failure) -> ConstraintSystem {
         let text = try text(at: path)
-        if path.hasSuffix(".json") {
-            let system: ConstraintSystem
-            do {
-                system = try JSONDecoder().decode(ConstraintSystem.self, from: Data(text.utf8))
-            } catch {
-                throw Failure(description: "\(path): not a system in JSON form: \(error)")
-            }
-            if let issue = system.validate(rules: rules).first {
-                let place = issue.constraintIndex.map { " constraint \($0 + 1):" } ?? ""
-                throw Failure(description: "\(path):\(place) \(issue.message)")
-            }
-            return system
-        }
         do {
+            if path.hasSuffix(".json") { return try ConstraintSystem(json: text, file: path, rules: rules) }
             return try LayoutParser.parse(text, file: path, rules: rules)
         } catch {
             throw Failure(description: error.description)
         }
     }
 
-    /// Parses a file or exits with status 2 and the error on stderr.
+    /// Parses a file (a system or a sequence) or exits with status 2 and the error on stderr.
+    static func sequenceOrExit(at path: String, rules: ValidationRules) throws -> UpdateSequence {
+        try orExit { () throws(Failure) in try sequence(at: path, rules: rules) }
+    }
+
+    /// Parses a file of one system or exits with status 2 and the error on stderr.
     static func systemOrExit(at path: String, rules: ValidationRules) throws -> ConstraintSystem {
+        try orExit { () throws(Failure) in try system(at: path, rules: rules) }
+    }
+
+    private static func orExit<T>(_ read: () throws(Failure) -> T) throws -> T {
         do {
-            return try system(at: path, rules: rules)
+            return try read()
         } catch {
             printError(error.description)
             throw ExitStatus.invalidInput

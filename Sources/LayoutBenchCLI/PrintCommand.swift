@@ -9,9 +9,10 @@ struct PrintCommand: ParsableCommand {
         abstract: "Print a system in canonical .layout form or in its JSON form.",
         discussion: """
             The canonical form writes one declaration or constraint a line, VFL expanded into \
-            plain constraints and defaults omitted; reading it back gives the same system. The \
-            JSON form is for machines; every command that takes a .layout file also takes it \
-            (a file ending in .json).
+            plain constraints and defaults omitted; reading it back gives the same system. An \
+            update sequence prints its steps after each 'layout' line, and in JSON as \
+            "updates". The JSON form is for machines; every command that takes a .layout file \
+            also takes it (a file ending in .json).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -28,15 +29,13 @@ struct PrintCommand: ParsableCommand {
     var rules: ValidationRules = .runtime
 
     func run() throws {
-        let system = try InputFile.systemOrExit(at: file, rules: rules)
+        let sequence = try InputFile.sequenceOrExit(at: file, rules: rules)
         switch format {
         case .layout:
-            print(system.canonicalText, terminator: "")
+            print(sequence.canonicalText, terminator: "")
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             do {
-                print(String(decoding: try encoder.encode(system), as: UTF8.self))
+                print(try sequence.jsonText())
             } catch {
                 printError("\(file): cannot encode the system: \(error)")
                 throw ExitStatus.internalFailure

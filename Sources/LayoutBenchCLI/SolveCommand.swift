@@ -13,14 +13,17 @@ struct SolveCommand: ParsableCommand {
         abstract: "Solve a .layout file with one backend and print the frames.",
         discussion: """
             Frames are [x, y, width, height] relative to the parent's origin (UIKit's frame), \
-            or in root coordinates with --global. The JSON form is the spec's result form (§6).
+            or in root coordinates with --global. The JSON form is the spec's result form (§6). \
+            A file with an update sequence (spec §7) is solved pass by pass, each from scratch \
+            with the whole budget: text output gives each pass's table, JSON the last pass's \
+            result with "passes", every pass's result in order.
             """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
 
-    @Argument(help: "The .layout file to solve.")
+    @Argument(help: "The .layout file (or JSON form) to solve.")
     var file: String
 
     @Option(help: "The backend to solve with (see `layoutbench backends`).")
@@ -52,50 +55,47 @@ struct SolveCommand: ParsableCommand {
             printError("unknown backend '\(backend)'; choose one of: \(BackendRegistry.names)")
             throw ExitStatus.invalidInput
         }
-        let system = try InputFile.systemOrExit(at: file, rules: rules)
-        if case .unsupported(let reason) = solver.supports(system) {
-            printError("\(file): backend \(solver.name) does not support this system: \(reason)")
+        let sequence = try InputFile.sequenceOrExit(at: file, rules: rules)
+        let passCount = sequence.passCount
+        func label(_ pass: Int) -> String { passCount > 1 ? "\(file): pass \(pass + 1)" : file }
+        if certificateOut != nil && passCount > 1 {
+            printError("\(file): --certificate-out takes a file of one pass; this one has \(passCount)")
             throw ExitStatus.invalidInput
         }
-        let budget = Budget(iterations: maxIterations, wallTime: timeLimit.map { .milliseconds(Int64($0 * 1000)) })
-        let result: BackendResult
-        var verdict: CertificateVerdict?
-        do {
-            if certify {
-                guard let exact = solver as? ExactSimplexBackend else {
-                    printError("--certify needs the exact backend (--backend exact)")
-                    throw ExitStatus.invalidInput
-                }
-                let (certified, certificate) = try exact.solveCertified(system, budget: budget)
-                result = certified
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                let data = try encoder.encode(certificate)
-                if let certificateOut {
-                    try data.write(to: URL(fileURLWithPath: certificateOut), options: .atomic)
-                }
-                if certified.solution.status != .budgetExceeded {
-                    verdict = CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution)
-                }
-            } else {
-                result = try solver.solve(system, budget: budget)
+        // Every pass must be supported before any is solved, so output is all or nothing.
+        // Passes are replayed rather than held, so long sequences stay small.
+        try sequence.forEachPass { pass, system in
+            if case .unsupported(let reason) = solver.supports(system) {
+                printError("\(label(pass)): backend \(solver.name) does not support this system: \(reason)")
+                throw ExitStatus.invalidInput
             }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            printError("\(file): \(error)")
-            throw ExitStatus.internalFailure
         }
-        let solution = result.solution
-        guard solution.values.allSatisfy(\.isFinite), solution.objective.allSatisfy(\.isFinite) else {
-            printError("\(file): backend \(solver.name) returned a non-finite value")
-            throw ExitStatus.internalFailure
+        // Each pass is solved from scratch (spec §7: a pass means the fresh solution of the
+        // system as it stands), with the whole budget.
+        let budget = Budget(iterations: maxIterations, wallTime: timeLimit.map { .milliseconds(Int64($0 * 1000)) })
+        var documents: [ResultDocument] = []
+        var verdicts: [CertificateVerdict?] = []
+        try sequence.forEachPass { pass, system in
+            let (result, verdict) = try solve(system, with: solver, budget: budget, label: label(pass))
+            let solution = result.solution
+            guard solution.values.allSatisfy(\.isFinite), solution.objective.allSatisfy(\.isFinite) else {
+                printError("\(label(pass)): backend \(solver.name) returned a non-finite value")
+                throw ExitStatus.internalFailure
+            }
+            verdicts.append(verdict)
+            switch format {
+            case .json:
+                documents.append(ResultDocument(
+                    system: system, solution: solution, global: global,
+                    exactFrames: exactFrames(system: system, solution: solution)))
+            case .text:
+                let table = ResultTable(system: system, result: result, backend: solver.name, global: global).text
+                print(passCount > 1 ? (pass > 0 ? "\n" : "") + "pass \(pass + 1):\n" + table : table)
+            }
         }
-        switch format {
-        case .json:
-            let document = ResultDocument(
-                system: system, solution: solution, global: global,
-                exactFrames: exactFrames(system: system, solution: solution))
+        if format == .json, var document = documents.last {
+            // The last pass's result, and every pass's when there are several (spec §7).
+            if passCount > 1 { document.passes = documents }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             do {
@@ -104,17 +104,47 @@ struct SolveCommand: ParsableCommand {
                 printError("\(file): cannot encode the result: \(error)")
                 throw ExitStatus.internalFailure
             }
-        case .text:
-            print(ResultTable(system: system, result: result, backend: solver.name, global: global).text)
         }
-        if let verdict {
+        var rejected = false
+        for (pass, verdict) in verdicts.enumerated() {
+            let prefix = passCount > 1 ? "pass \(pass + 1): " : ""
             switch verdict {
-            case .verified:
-                printError("certificate: verified by the independent checker")
-            case .rejected(let reasons):
-                printError("certificate: REJECTED: " + reasons.joined(separator: "; "))
-                throw ExitStatus.internalFailure
+            case .verified?:
+                printError(prefix + "certificate: verified by the independent checker")
+            case .rejected(let reasons)?:
+                printError(prefix + "certificate: REJECTED: " + reasons.joined(separator: "; "))
+                rejected = true
+            case nil:
+                break
             }
+        }
+        if rejected { throw ExitStatus.internalFailure }
+    }
+
+    /// Solves one pass, with the certificate checked when `--certify` asks for it.
+    private func solve(_ system: ConstraintSystem, with solver: any LayoutBackend, budget: Budget, label: String)
+        throws -> (BackendResult, CertificateVerdict?)
+    {
+        do {
+            guard certify else { return (try solver.solve(system, budget: budget), nil) }
+            guard let exact = solver as? ExactSimplexBackend else {
+                printError("--certify needs the exact backend (--backend exact)")
+                throw ExitStatus.invalidInput
+            }
+            let (certified, certificate) = try exact.solveCertified(system, budget: budget)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let data = try encoder.encode(certificate)
+            if let certificateOut {
+                try data.write(to: URL(fileURLWithPath: certificateOut), options: .atomic)
+            }
+            guard certified.solution.status != .budgetExceeded else { return (certified, nil) }
+            return (certified, CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution))
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            printError("\(label): \(error)")
+            throw ExitStatus.internalFailure
         }
     }
 

@@ -6,9 +6,13 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check .layout files against the format and validation rules V1–V6.",
-        discussion: "Prints one line per file. Exits 2 if any file is invalid, with file:line:column: message for each.")
+        discussion: """
+            Prints one line per file (with its passes and steps when it holds an update \
+            sequence). Files ending in .json are read in the JSON form. Exits 2 if any file is \
+            invalid, with file:line:column: message for each.
+            """)
 
-    @Argument(help: "The .layout files to check.")
+    @Argument(help: "The .layout files (or JSON forms) to check.")
     var files: [String]
 
     @Option(help: "runtime (V1–V5, what UIKit enforces) or guide (adds V6: position attributes take multiplier 1).")
@@ -18,8 +22,10 @@ struct ValidateCommand: ParsableCommand {
         var invalid = 0
         for path in files {
             do {
-                let system = try InputFile.system(at: path, rules: rules)
-                print("\(path): ok (\(system.viewCount) views, \(system.constraints.count) constraints)")
+                let sequence = try InputFile.sequence(at: path, rules: rules)
+                let system = sequence.initial
+                let passes = sequence.passCount > 1 ? ", \(sequence.passCount) passes, \(sequence.stepCount) steps" : ""
+                print("\(path): ok (\(system.viewCount) views, \(system.constraints.count) constraints\(passes))")
             } catch {
                 printError(error.description)
                 invalid += 1

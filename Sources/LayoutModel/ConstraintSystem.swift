@@ -81,6 +81,40 @@ public struct Item: Sendable, Hashable, Codable {
     }
 
     public var isRoot: Bool { parent == nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, parent, frame, intrinsic, hugging, resistance, baselines, margins
+    }
+
+    /// Decodes an item; everything but the name may be left out and takes the text form's
+    /// default (no parent is the root's mark, no intrinsic size, hugging 250, resistance 750,
+    /// margins 8).
+    public init(from decoder: any Decoder) throws {
+        try self.init(declarationFrom: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        parent = try c.decodeIfPresent(ItemIndex.self, forKey: .parent)
+        frame = try c.decodeIfPresent([NumericLiteral].self, forKey: .frame)
+    }
+
+    /// An item from the keys a view declaration shares with ``NewView``: all but `parent`
+    /// and `frame`, which it leaves nil.
+    init(declarationFrom decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name), parent: nil,
+            intrinsic: try c.decode(AxisPair<NumericLiteral?>.self, forKey: .intrinsic, default: AxisPair(horizontal: nil, vertical: nil)),
+            hugging: try c.decode(AxisPair<Priority>.self, forKey: .hugging, default: AxisPair(horizontal: .low, vertical: .low)),
+            resistance: try c.decode(AxisPair<Priority>.self, forKey: .resistance, default: AxisPair(horizontal: .high, vertical: .high)),
+            baselines: try c.decodeIfPresent(Baselines.self, forKey: .baselines),
+            margins: try c.decode(Margins.self, forKey: .margins, default: .standard))
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, or `value` when the key is absent or null.
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key, default value: T) throws -> T {
+        try decodeIfPresent(type, forKey: key) ?? value
+    }
 }
 
 /// One side of a constraint: an item's attribute.
@@ -175,11 +209,13 @@ public struct Constraint: Sendable, Codable {
         id = try c.decodeIfPresent(String.self, forKey: .id)
         first = try c.decode(AttributeReference.self, forKey: .first)
         relation = try c.decode(Relation.self, forKey: .relation)
-        multiplier = try c.decode(NumericLiteral.self, forKey: .multiplier)
         second = try c.decodeIfPresent(AttributeReference.self, forKey: .second)
-        constant = try c.decode(NumericLiteral.self, forKey: .constant)
-        priority = try c.decode(Priority.self, forKey: .priority)
-        origin = try c.decode(ConstraintOrigin.self, forKey: .origin)
+        // Defaults as in the text form: multiplier 1 (the only one without a second item),
+        // constant 0, required, written as a constraint line.
+        multiplier = second == nil ? .one : try c.decode(NumericLiteral.self, forKey: .multiplier, default: .one)
+        constant = try c.decode(NumericLiteral.self, forKey: .constant, default: .zero)
+        priority = try c.decode(Priority.self, forKey: .priority, default: .required)
+        origin = try c.decode(ConstraintOrigin.self, forKey: .origin, default: .explicit)
         source = try c.decodeIfPresent(ConstraintSource.self, forKey: .source)
     }
 
@@ -241,6 +277,9 @@ extension Constraint: Hashable {
 
 /// A whole `.layout` file: its items and constraints in file order.
 ///
+/// Its JSON form (``init(from:)``, ``init(json:file:rules:)``) is checked as it is read, so a
+/// decoded system is as valid as a parsed one.
+///
 /// Intrinsic content sizes are stored both on the item and as the hugging and
 /// compression-resistance constraints they imply, at the view's place in the constraint
 /// list; ``addView(_:)`` keeps the two in step.
@@ -254,10 +293,6 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
     /// and not printed: the metamorphic oracle that scales a required constraint by k uses it,
     /// since `k × (lhs − m·rhs − c)` has no `.layout` spelling.
     public var rowScales: [Int: NumericLiteral] = [:]
-
-    private enum CodingKeys: String, CodingKey {
-        case name, direction, items, constraints
-    }
 
     /// A system with only its root.
     public init(
@@ -335,16 +370,11 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
     }
 
     /// The nearest common ancestor of two items (an item is its own ancestor).
+    ///
+    /// Costs the two items' depths; ``ItemAncestry`` answers many queries in time
+    /// proportional to each item's distance to the answer.
     public func nearestCommonAncestor(_ a: ItemIndex, _ b: ItemIndex) -> ItemIndex {
-        var ancestors = Set<ItemIndex>()
-        var cursor: ItemIndex? = a
-        while let c = cursor { ancestors.insert(c); cursor = items[c].parent }
-        cursor = b
-        while let c = cursor {
-            if ancestors.contains(c) { return c }
-            cursor = items[c].parent
-        }
-        return 0
+        ItemAncestry.nearestCommonAncestor(a, b, parentOf: { items[$0].parent }, itemCount: items.count)
     }
 
     /// Whether the constraint is mirrored under `direction rtl` (it names a directional

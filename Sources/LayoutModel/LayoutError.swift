@@ -37,6 +37,16 @@ public struct LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Validation rules V1–V6.
         case v1SizeWithPosition, v2PositionToConstant, v3MixedAxes, v4MixedDirections
         case v5OutOfRange, v6MultiplierOnPosition
+        /// A name of a constraint or item that was removed earlier (names are never reused).
+        case removedName
+        /// An update step the format forbids (a priority moved to or from 1000, the root
+        /// removed, the constant of a hugging constraint set…).
+        case invalidUpdate
+        /// A system whose structure is broken: no root, a parent declared after its child, a
+        /// reference to a missing item, a key missing or of the wrong type in JSON input.
+        case malformedSystem
+        /// An update sequence of several passes where one system was expected.
+        case updateSequence
     }
 
     /// The file name as given to the parser.
@@ -52,6 +62,9 @@ public struct LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line:column: message`
-    public var description: String { "\(file):\(location.line):\(location.column): \(message)" }
+    /// `file:line:column: message`, or `file: message` when there is no position (a step
+    /// built in code).
+    public var description: String {
+        location.line > 0 ? "\(file):\(location.line):\(location.column): \(message)" : "\(file): \(message)"
+    }
 }

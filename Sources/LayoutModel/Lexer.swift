@@ -31,6 +31,9 @@ struct Token: Sendable, Equatable {
 }
 
 /// Splits one line into tokens. Comments (`#` to the end of the line) are dropped.
+///
+/// Lines come from ``SourceLines`` without their terminators, so a line never holds a CR or
+/// an LF: one in the middle of a string is its end (an unterminated string).
 struct Lexer {
     let file: String
 
@@ -48,7 +51,7 @@ struct Lexer {
 
         while index < scalars.endIndex {
             let c = scalars[index]
-            if c == " " || c == "\t" || c == "\r" {
+            if c == " " || c == "\t" {
                 sawSpace = true
                 index = scalars.index(after: index)
                 column += 1

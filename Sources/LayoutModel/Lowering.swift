@@ -162,17 +162,30 @@ extension ConstraintSystem {
         for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
         var rows: [LinearRow<Scalar>] = []
         rows.reserveCapacity(constraints.count)
+        let ancestry = ItemAncestry(self)
         for (index, constraint) in constraints.enumerated() {
-            rows.append(lower(constraint, index: index, level: levelOf[constraint.priority] ?? 0))
+            rows.append(lower(
+                constraint, index: index, level: levelOf[constraint.priority] ?? 0,
+                ancestor: { ancestry.nearestCommonAncestor($0, $1) }))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
     }
 
     /// Lowers one constraint.
     public func lower<Scalar: LinearScalar>(_ constraint: Constraint, index: Int, level: Int) -> LinearRow<Scalar> {
+        lower(constraint, index: index, level: level, ancestor: { nearestCommonAncestor($0, $1) })
+    }
+
+    /// Lowers one constraint, finding nearest common ancestors with `ancestor` (a table when
+    /// many constraints are lowered, see ``ItemAncestry``).
+    private func lower<Scalar: LinearScalar>(
+        _ constraint: Constraint, index: Int, level: Int, ancestor nearestCommonAncestor: (ItemIndex, ItemIndex) -> ItemIndex
+    ) -> LinearRow<Scalar> {
         let mirrored = isMirrored(constraint)
-        let ancestor = constraint.second.map { nearestCommonAncestor(constraint.first.item, $0.item) }
-            ?? constraint.first.item
+        // Only position attributes are shifted into the ancestor's space (V1 keeps sizes with
+        // sizes), so a size constraint needs no ancestor.
+        let ancestor = constraint.first.attribute.isSize ? constraint.first.item
+            : constraint.second.map { nearestCommonAncestor(constraint.first.item, $0.item) } ?? constraint.first.item
         var row = expression(constraint.first, ancestor: ancestor, mirrored: mirrored) as Affine<Scalar>
         if let second = constraint.second {
             let rhs: Affine<Scalar> = expression(second, ancestor: ancestor, mirrored: mirrored)

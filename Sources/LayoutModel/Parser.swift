@@ -1,7 +1,8 @@
-/// Reads `.layout` text (spec §1–§4) into a validated ``ConstraintSystem``.
+/// Reads `.layout` text (spec §1–§4, and the update sequences of §7) into a validated
+/// ``ConstraintSystem`` or ``UpdateSequence``.
 ///
 /// The parser stops at the first error, which carries the position of the offending
-/// token; declaration, VFL and validation errors are all reported in file order.
+/// token; declaration, VFL, validation and step errors are all reported in file order.
 public struct LayoutParser: Sendable {
     public var file: String
     public var rules: ValidationRules
@@ -11,24 +12,48 @@ public struct LayoutParser: Sendable {
         self.rules = rules
     }
 
-    /// Parses and validates a whole file.
+    /// Parses and validates a file of one system (one pass).
     public static func parse(_ text: String, file: String = "<input>", rules: ValidationRules = .runtime)
         throws(LayoutError) -> ConstraintSystem
     {
         try LayoutParser(file: file, rules: rules).parse(text)
     }
 
+    /// Parses and validates a file that may go on with an update sequence.
+    public static func parseSequence(_ text: String, file: String = "<input>", rules: ValidationRules = .runtime)
+        throws(LayoutError) -> UpdateSequence
+    {
+        try LayoutParser(file: file, rules: rules).parseSequence(text)
+    }
+
+    /// Parses a file of one system. A file with several passes is rejected at the `layout`
+    /// line that ends the first, rather than silently read as its first pass.
     public func parse(_ text: String) throws(LayoutError) -> ConstraintSystem {
+        let state = try read(text)
+        let sequence = try state.finish()
+        if !sequence.updates.isEmpty, let end = state.passEnds.first {
+            throw LayoutError(
+                file: file, location: end, kind: .updateSequence,
+                message: "an update sequence of \(sequence.passCount) passes ('layout' here ends the first); this reads one system")
+        }
+        return sequence.initial
+    }
+
+    public func parseSequence(_ text: String) throws(LayoutError) -> UpdateSequence {
+        try read(text).finish()
+    }
+
+    private func read(_ text: String) throws(LayoutError) -> ParseState {
         var state = ParseState(file: file, rules: rules)
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        try SourceLines.forEachLine(of: text) { (line) throws(LayoutError) in
             lineNumber += 1
             let tokens = try Lexer(file: file).tokens(of: line, lineNumber: lineNumber)
-            if tokens.isEmpty { continue }
+            if tokens.isEmpty { return }
             var cursor = TokenCursor(tokens: tokens, file: file, lineNumber: lineNumber, lineLength: line.unicodeScalars.count)
             try state.parseLine(&cursor)
         }
-        return try state.finish(lineCount: max(lineNumber, 1))
+        return state
     }
 }
 
@@ -134,10 +159,22 @@ struct ParseState {
     var direction = LayoutDirection.leftToRight
     var sawName = false
     var sawDirection = false
+    /// The system while its first pass is declared.
     var system: ConstraintSystem?
     var itemIndex: [Substring: ItemIndex] = [:]
     /// Explicit IDs and where they were written.
     var ids: [String: SourceLocation] = [:]
+    /// From the first bare `layout` line on: the first pass's system, and the replay that
+    /// checks and applies each later line as a step.
+    var initial: ConstraintSystem?
+    var replay: SequenceReplay?
+    /// `updates[k]` holds the steps after the (k+1)-th bare `layout` line.
+    var updates: [[UpdateStep]] = []
+    /// Where each bare `layout` line is.
+    var passEnds: [SourceLocation] = []
+
+    /// True once `root` has been declared.
+    var hasRoot: Bool { system != nil || replay != nil }
 
     init(file: String, rules: ValidationRules) {
         self.file = file
@@ -150,10 +187,12 @@ struct ParseState {
         let isKeywordLine = first.kind == .identifier && second.map { !$0.isSymbol(".") && !$0.isSymbol(":") } ?? true
         if isKeywordLine {
             switch first.text {
-            case "layout": return try parseName(&c)
+            case "layout": return second == nil && hasRoot ? try endPass(&c) : try parseName(&c)
             case "direction": return try parseDirection(&c)
             case "root": return try parseRoot(&c)
             case "view": return try parseView(&c)
+            case "set": return try parseSet(&c)
+            case "remove": return try parseRemove(&c)
             default: break
             }
         }
@@ -166,7 +205,7 @@ struct ParseState {
         if first.kind == .identifier && (second?.isSymbol(".") == true || second?.isSymbol(":") == true) {
             return try parseConstraint(&c)
         }
-        throw c.error("expected a declaration (layout, direction, root, view), a constraint or a VFL line, found \(first.quoted)", at: first.location)
+        throw c.error("expected a declaration (layout, direction, root, view), a step (set, remove), a constraint or a VFL line, found \(first.quoted)", at: first.location)
     }
 
     // MARK: Declarations
@@ -196,13 +235,15 @@ struct ParseState {
     }
 
     func checkBeforeRoot(_ keyword: Token?, _ c: inout TokenCursor) throws(LayoutError) {
-        if system != nil {
+        if hasRoot {
             throw c.error("'\(keyword?.text ?? "")' must come before 'root'", kind: .misplacedDeclaration, at: keyword?.location)
         }
     }
 
     mutating func declareName(_ t: Token, _ c: inout TokenCursor) throws(LayoutError) -> String {
-        if itemIndex[t.text] != nil {
+        if let replay {
+            try replay.checkNewItemName(t.text, at: t.location)
+        } else if itemIndex[t.text] != nil {
             throw c.error("'\(t.text)' is already declared", kind: .duplicateName, at: t.location)
         }
         return String(t.text)
@@ -210,7 +251,7 @@ struct ParseState {
 
     mutating func parseRoot(_ c: inout TokenCursor) throws(LayoutError) {
         let keyword = c.next()
-        if system != nil { throw c.error("a second 'root'; a file has exactly one", kind: .duplicateName, at: keyword?.location) }
+        if hasRoot { throw c.error("a second 'root'; a file has exactly one", kind: .duplicateName, at: keyword?.location) }
         let nameToken = try c.expectIdentifier("the root's name")
         let rootName = try declareName(nameToken, &c)
         var numbers: [NumericLiteral] = []
@@ -237,14 +278,19 @@ struct ParseState {
         return Margins(top: t, left: l, bottom: b, right: r)
     }
 
-    func requireRoot(_ c: inout TokenCursor, at loc: SourceLocation?) throws(LayoutError) -> ConstraintSystem {
-        guard let system else {
+    func requireRoot(_ c: inout TokenCursor, at loc: SourceLocation?) throws(LayoutError) {
+        guard hasRoot else {
             throw c.error("'root' must be declared first", kind: .misplacedDeclaration, at: loc)
         }
-        return system
+    }
+
+    /// An item of the system as it stands (`requireRoot` has passed).
+    func item(_ index: ItemIndex) -> Item {
+        replay?.current.items[index] ?? system?.items[index] ?? Item(name: "?", parent: nil)
     }
 
     mutating func lookUp(_ t: Token, _ c: inout TokenCursor) throws(LayoutError) -> ItemIndex {
+        if let replay { return try replay.itemIndex(named: t.text, at: t.location) }
         guard let index = itemIndex[t.text] else {
             throw c.error("undeclared item '\(t.text)'", kind: .undeclaredName, at: t.location)
         }
@@ -253,10 +299,11 @@ struct ParseState {
 
     mutating func parseView(_ c: inout TokenCursor) throws(LayoutError) {
         let keyword = c.next()
-        var system = try requireRoot(&c, at: keyword?.location)
+        try requireRoot(&c, at: keyword?.location)
         let nameToken = try c.expectIdentifier("the view's name")
         let viewName = try declareName(nameToken, &c)
         var item = Item(name: viewName, parent: 0)
+        var parentLocation: SourceLocation?
         var seen = Set<Substring>()
         while let t = c.current {
             guard t.kind == .identifier, ["in", "intrinsic", "hug", "resist", "baseline", "margins"].contains(t.text) else {
@@ -271,6 +318,7 @@ struct ParseState {
                 if seen.count > 1 { throw c.error("'in' must come right after the view's name", at: t.location) }
                 let parentToken = try c.expectIdentifier("the parent's name")
                 item.parent = try lookUp(parentToken, &c)
+                parentLocation = parentToken.location
             case "intrinsic":
                 item.intrinsic = AxisPair(horizontal: try intrinsicMetric(&c), vertical: try intrinsicMetric(&c))
             case "hug":
@@ -283,6 +331,14 @@ struct ParseState {
                 item.margins = try parseMargins(&c)
             }
         }
+        if replay != nil {
+            let parentName = item.parent.flatMap { $0 == 0 ? nil : self.item($0).name }
+            return try apply(UpdateStep(
+                .addView(NewView(item, parentName: parentName)),
+                source: StepSource(start: keyword?.location ?? nameToken.location, target: nameToken.location,
+                                   values: parentLocation.map { [$0] } ?? [])))
+        }
+        guard var system else { return }
         itemIndex[nameToken.text] = system.items.count
         self.system = nil  // keep the system uniquely referenced while it grows
         system.addView(item, source: nameToken.location)
@@ -322,7 +378,7 @@ struct ParseState {
     }
 
     mutating func parseConstraint(_ c: inout TokenCursor) throws(LayoutError) {
-        _ = try requireRoot(&c, at: c.location)
+        try requireRoot(&c, at: c.location)
         var id: String?
         var idLocation: SourceLocation?
         if c.peek(1)?.isSymbol(":") == true, let t = c.next() {
@@ -378,8 +434,13 @@ struct ParseState {
         try append(constraint, idLocation: idLocation, &c)
     }
 
-    /// Validates a constraint and adds it to the system.
+    /// Validates a constraint and adds it to the system (between passes: as a step).
     mutating func append(_ constraint: Constraint, idLocation: SourceLocation? = nil, _ c: inout TokenCursor) throws(LayoutError) {
+        if replay != nil {
+            // No copy of the current system may live while the replay changes it.
+            let new = NewConstraint(constraint, in: replay!.current, idLocation: idLocation)
+            return try apply(UpdateStep(.addConstraint(new), source: StepSource(start: c.tokens.first?.location ?? c.location)))
+        }
         guard var system else { throw c.error("'root' must be declared first", kind: .misplacedDeclaration) }
         if let id = constraint.id, let loc = idLocation {
             if ids[id] != nil {
@@ -395,20 +456,122 @@ struct ParseState {
         self.system = system
     }
 
-    mutating func finish(lineCount: Int) throws(LayoutError) -> ConstraintSystem {
+    /// The file as a sequence, once every line has been read: the checks that need the whole
+    /// file (IDs that take a later constraint's default name), and the trailing `layout`.
+    func finish() throws(LayoutError) -> UpdateSequence {
+        if let replay, let initial {
+            try replay.checkDefaultNameCollisions()
+            var updates = updates
+            // A sequence ends with an implicit `layout`: an explicit last one adds no pass.
+            if updates.last?.isEmpty == true { updates.removeLast() }
+            return UpdateSequence(validatedInitial: initial, updates: updates)
+        }
         guard let system else {
             throw LayoutError(
                 file: file, location: SourceLocation(line: 1, column: 1), kind: .misplacedDeclaration,
                 message: "no 'root' declaration")
         }
-        // An ID may not take another constraint's default name c<N>.
+        // An ID may not take another constraint's default name c<N> (a constraint with an
+        // explicit ID has no default name).
         for (index, constraint) in system.constraints.enumerated() {
             guard let id = constraint.id, let n = ConstraintSystem.defaultNameIndex(id),
-                  n != index, n < system.constraints.count else { continue }
+                  n != index, n < system.constraints.count, system.constraints[n].id == nil else { continue }
             throw LayoutError(
                 file: file, location: ids[id] ?? SourceLocation(line: 1, column: 1), kind: .duplicateName,
                 message: "constraint ID '\(id)' collides with the default name of constraint \(n + 1)")
         }
-        return system
+        return UpdateSequence(system)
+    }
+
+    // MARK: Update sequences (spec §7)
+
+    /// A bare `layout`: the end of a pass. The first one hands the system to a replay.
+    mutating func endPass(_ c: inout TokenCursor) throws(LayoutError) {
+        guard let keyword = c.next() else { return }
+        if replay == nil, let system {
+            initial = system
+            self.system = nil
+            replay = try SequenceReplay(validated: system, file: file, rules: rules, idLocations: ids)
+        }
+        updates.append([])
+        passEnds.append(keyword.location)
+    }
+
+    /// Applies a step and records it in the current update.
+    mutating func apply(_ step: UpdateStep) throws(LayoutError) {
+        guard replay != nil, !updates.isEmpty else { return }
+        try replay?.apply(step)
+        updates[updates.count - 1].append(step)
+    }
+
+    func requireUpdates(_ keyword: Token, _ c: inout TokenCursor) throws(LayoutError) {
+        guard replay != nil else {
+            throw c.error(
+                "'\(keyword.text)' changes the system between passes: it comes after a 'layout' line",
+                kind: .misplacedDeclaration, at: keyword.location)
+        }
+    }
+
+    /// `set ID constant C`, `set ID priority P`, `set ITEM intrinsic W H`, `set root W H`.
+    mutating func parseSet(_ c: inout TokenCursor) throws(LayoutError) {
+        guard let keyword = c.next() else { return }
+        try requireUpdates(keyword, &c)
+        let target = try c.expectIdentifier("a constraint's ID or default name, a view's name or 'root'")
+        let name = String(target.text)
+        var source = StepSource(start: keyword.location, target: target.location)
+        let action: UpdateStep.Action
+        if let t = c.current, t.isWord("constant") {
+            c.index += 1
+            let (value, location) = try c.number("the new constant")
+            source.values = [location]
+            action = .setConstant(constraint: name, constant: value)
+        } else if let t = c.current, t.isWord("priority") {
+            c.index += 1
+            let (priority, location) = try c.priority()
+            source.values = [location]
+            action = .setPriority(constraint: name, priority: priority)
+        } else if let t = c.current, t.isWord("intrinsic") {
+            c.index += 1
+            let widthLocation = c.location
+            let width = try intrinsicMetric(&c)
+            let heightLocation = c.location
+            let height = try intrinsicMetric(&c)
+            source.values = [widthLocation, heightLocation]
+            action = .setIntrinsic(item: name, intrinsic: AxisPair(horizontal: width, vertical: height))
+        } else if c.atNumber {
+            // `root` is the keyword; the root's declared name is accepted too.
+            guard name == "root" || name == item(0).name else {
+                throw c.error(
+                    "only the root's size is set with W H ('\(name)' is not the root); a view's size comes from its constraints and its intrinsic size (set \(name) intrinsic W H)",
+                    kind: .invalidUpdate, at: target.location)
+            }
+            let (width, widthLocation) = try c.number("the root's width")
+            let (height, heightLocation) = try c.number("the root's height")
+            source.values = [widthLocation, heightLocation]
+            action = .setRootSize(width: width, height: height)
+        } else {
+            throw c.expected("constant, priority, intrinsic, or the root's width and height")
+        }
+        try c.expectEnd()
+        try apply(UpdateStep(action, source: source))
+    }
+
+    /// `remove ID` or `remove view NAME`.
+    mutating func parseRemove(_ c: inout TokenCursor) throws(LayoutError) {
+        guard let keyword = c.next() else { return }
+        try requireUpdates(keyword, &c)
+        let action: UpdateStep.Action
+        let target: Token
+        if let v = c.current, v.isWord("view"), let n = c.peek(1), n.kind == .identifier {
+            // `remove view` alone removes a constraint with the ID `view`.
+            c.index += 2
+            target = n
+            action = .removeView(String(n.text))
+        } else {
+            target = try c.expectIdentifier("a constraint's ID or default name, or 'view' and a view's name")
+            action = .removeConstraint(String(target.text))
+        }
+        try c.expectEnd()
+        try apply(UpdateStep(action, source: StepSource(start: keyword.location, target: target.location)))
     }
 }

@@ -61,6 +61,9 @@ public struct ResultDocument: Sendable, Hashable, Codable {
     public var broken: [String]
     public var conflict: [String]
     public var exact: ExactFrames?
+    /// For an update sequence of several passes: every pass's result, in order (spec §7);
+    /// the document itself is the last pass's.
+    public var passes: [ResultDocument]?
 
     /// Exact frames as rational strings.
     public struct ExactFrames: Sendable, Hashable, Codable {
@@ -100,7 +103,7 @@ public struct ResultDocument: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, frames, objective, ambiguous, broken, conflict, exact
+        case status, frames, objective, ambiguous, broken, conflict, exact, passes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -112,5 +115,6 @@ public struct ResultDocument: Sendable, Hashable, Codable {
         try c.encode(broken, forKey: .broken)
         try c.encode(conflict, forKey: .conflict)
         try c.encodeIfPresent(exact, forKey: .exact)
+        try c.encodeIfPresent(passes, forKey: .passes)
     }
 }

@@ -3,7 +3,7 @@
 ///     line       ::= [('H'|'V') ':'] ['|' connection] view (connection view)* [connection '|'] [align]
 ///     connection ::= ε | '-' | '-' number '-' | '-' '(' predicate (',' predicate)* ')' '-'
 ///     view       ::= '[' name ['(' predicate (',' predicate)* ')'] ']'
-///     predicate  ::= [relation] (number | name) ['@' number]
+///     predicate  ::= [relation] (number | name) ['@' (number | required | high | low | fitting)]
 ///     align      ::= 'align' attribute (',' attribute)*
 ///
 /// For consecutive elements `prev`, `next` a connection generates
@@ -31,7 +31,7 @@ extension ParseState {
 
     mutating func parseVisualFormat(_ c: inout TokenCursor) throws(LayoutError) {
         let lineStart = c.location
-        _ = try requireRoot(&c, at: lineStart)
+        try requireRoot(&c, at: lineStart)
         var axis = Attribute.Axis.horizontal
         if let t = c.current, t.kind == .identifier {
             axis = t.text == "V" ? .vertical : .horizontal
@@ -183,14 +183,14 @@ extension ParseState {
 
         // The superview edge is the common parent of the line's views.
         var parent: ItemIndex = -1
-        if usesSuperview, let system {
+        if usesSuperview {
             for (index, loc) in views {
-                guard let p = system.items[index].parent else {
-                    throw c.error("the root '\(system.items[index].name)' has no superview for '|'", kind: .visualFormat, at: loc)
+                guard let p = item(index).parent else {
+                    throw c.error("the root '\(item(index).name)' has no superview for '|'", kind: .visualFormat, at: loc)
                 }
                 if parent == -1 { parent = p }
                 if p != parent {
-                    throw c.error("views on a line with '|' must share one parent; '\(system.items[index].name)' is in '\(system.items[p].name)', not '\(system.items[parent].name)'",
+                    throw c.error("views on a line with '|' must share one parent; '\(item(index).name)' is in '\(item(p).name)', not '\(item(parent).name)'",
                                   kind: .visualFormat, at: loc)
                 }
             }
@@ -233,10 +233,10 @@ extension ParseState {
                 predicate.constant = try c.number("a number or a view name").0
             }
             if c.skipSymbol("@") {
-                predicate.priorityLocation = c.location
-                guard c.atNumber else { throw c.expected("a priority number") }
-                let (value, _) = try c.number("a priority number")
-                predicate.priority = Priority(value)
+                // Numbers or the named levels, as on constraint lines (issue 19).
+                let (priority, location) = try c.priority()
+                predicate.priority = priority
+                predicate.priorityLocation = location
             }
             predicates.append(predicate)
         } while c.skipSymbol(",")

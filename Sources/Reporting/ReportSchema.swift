@@ -71,6 +71,9 @@ public struct BenchResult: Sendable, Hashable, Codable {
     public var iterations: Int?
     /// The process's peak resident memory after this row was measured, in bytes.
     public var peakResidentBytes: UInt64?
+    /// For an outside solver, whose `timing` is its own work measured inside its adapter:
+    /// the rest of each solve (process round trip, JSON, model building in the adapter).
+    public var overhead: TimingSummary?
 
     public init(
         family: String, size: Int, seed: UInt64, views: Int, constraints: Int, backend: String, status: String,

@@ -125,7 +125,8 @@ import Testing
         ("root r 1 1\nview a intrinsic 1 1 hug 0 250\n", 2, 26, .v5OutOfRange),
         ("root r 1 1\nview a in r in r\n", 2, 13, .syntax),
         ("layout\nroot r 1 1\n", 1, 7, .syntax),
-        ("root r 1 1\nlayout\n", 2, 1, .misplacedDeclaration),
+        // A bare `layout` after the root ends a pass (spec §7); anything else there is misplaced.
+        ("root r 1 1\nlayout x\n", 2, 1, .misplacedDeclaration),
         ("layout \"unterminated\nroot r 1 1\n", 1, 8, .syntax),
         ("root r 1 1\nview a ; b\n", 2, 8, .syntax),
         ("root r 1 1\n  view a\n  view a\n", 3, 8, .duplicateName),

@@ -111,7 +111,7 @@ func seedFiles() throws -> [(String, String)] {
                 }
             } catch {
                 rejected += 1
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                let lines = SourceLines.split(text)  // the parser's own line model (CR and CRLF end lines too)
                 let line = error.location.line
                 #expect(error.file == "m.layout")
                 #expect(line >= 1 && line <= max(lines.count, 1), "\(error)")
@@ -124,5 +124,77 @@ func seedFiles() throws -> [(String, String)] {
         // Both outcomes occur: the mutations are neither all harmless nor all fatal.
         #expect(accepted > 1_000)
         #expect(rejected > 10_000)
+    }
+}
+
+/// The hostile-input test for the other input kinds: update sequences (with CRLF, CR and BOM
+/// mixed in) and JSON systems and sequences.
+@Suite struct SequenceAndJSONMutationTests {
+    static let sequences = [
+        SequenceTests.header + "set c3 constant 40\nset title intrinsic 180 -\nset c7 priority 500\nset root 667 375\nremove c5\nremove view badge\nview extra in card intrinsic 10 20\nextra.top == card.top + 4\nH:|-[extra]-|\nlayout\nset extra intrinsic - 30\nremove c3\nlayout\n",
+        SequenceTests.header + "layout\nlayout\nset named constant -3\nx1: card.height <= 400 @high\nremove x1\n",
+    ]
+
+    /// Where an error must point: a line of the input (or, for a JSON problem that has no
+    /// single value, nowhere), a column within that line or just past its end.
+    static func checkPosition(_ error: LayoutError, in text: String, allowUnknown: Bool = false) {
+        if allowUnknown && error.location == .unknown { return }
+        let lines = SourceLines.split(text)
+        let line = error.location.line
+        #expect(line >= 1 && line <= lines.count, "\(error)")
+        if line >= 1 && line <= lines.count {
+            #expect(error.location.column >= 1 && error.location.column <= lines[line - 1].unicodeScalars.count + 1, "\(error)\n\(text)")
+        }
+    }
+
+    static let lineEndings = ["\r\n", "\r", "\u{FEFF}", "\n"]
+
+    @Test func mutatedSequencesNeverCrash() throws {
+        let sources = Self.sequences.map(MutationTests.pieces)
+        var random = TestRandom(state: 20_261_122)
+        var accepted = 0
+        for iteration in 0..<20_000 {
+            var text = MutationTests.mutate(sources[iteration % sources.count], &random)
+            if random.below(4) == 0 {
+                // A line ending of another kind somewhere.
+                let scalars = Array(text.unicodeScalars)
+                let at = random.below(scalars.count + 1)
+                text = String(String.UnicodeScalarView(scalars[..<at])) + Self.lineEndings[random.below(4)]
+                    + String(String.UnicodeScalarView(scalars[at...]))
+            }
+            do {
+                let sequence = try LayoutParser.parseSequence(text, file: "m.layout")
+                accepted += 1
+                if iteration % 10 == 0 {
+                    let reread = try LayoutParser.parseSequence(sequence.canonicalText, file: "p.layout")
+                    #expect(reread == sequence, "round trip failed for\n\(text)")
+                    #expect(sequence.system(atPass: sequence.passCount - 1).validate().isEmpty)
+                }
+            } catch {
+                Self.checkPosition(error, in: text)
+            }
+        }
+        #expect(accepted > 500)
+    }
+
+    @Test func mutatedJSONNeverCrashes() throws {
+        var texts = try seedFiles().prefix(6).map { try LayoutParser.parse($0.1).jsonText() }
+        texts += try Self.sequences.map { try LayoutParser.parseSequence($0).jsonText() }
+        let sources = texts.map(MutationTests.pieces)
+        var random = TestRandom(state: 20_261_123)
+        var accepted = 0
+        for iteration in 0..<2_000 {
+            let text = MutationTests.mutate(sources[iteration % sources.count], &random)
+            do {
+                let sequence = try UpdateSequence(json: text, file: "m.json")
+                accepted += 1
+                #expect(try UpdateSequence(json: sequence.jsonText()) == sequence)
+            } catch let error as LayoutError {
+                Self.checkPosition(error, in: text, allowUnknown: error.kind == .malformedSystem)
+            } catch {
+                Issue.record("not a positioned error: \(error)")
+            }
+        }
+        #expect(accepted > 100)
     }
 }

@@ -26,30 +26,35 @@ import Testing
             if code % 11 == 0 { item.baselines = Baselines(first: NumericLiteral(15), last: NumericLiteral(6)) }
             s.addView(item)
         }
-        let attributes = Attribute.allCases
         for (j, code) in constraints.enumerated() {
-            var c = code
-            func take(_ n: Int) -> Int { defer { c /= n }; return c % n }
-            let a = take(s.items.count)
-            let attrA = attributes[take(attributes.count)]
-            let compatible = attributes.filter { b in
-                b.isSize == attrA.isSize && (attrA.isSize || b.axis == attrA.axis)
-                    && !(attrA.isDirectional && b.isAbsoluteHorizontal) && !(attrA.isAbsoluteHorizontal && b.isDirectional)
-            }
-            let b = take(s.items.count)
-            let attrB = compatible[take(compatible.count)]
-            let relation = Relation.allCases[take(3)]
-            let multiplier = NumericLiteral(parsing: multipliers[take(multipliers.count)])!
-            let constant = NumericLiteral(parsing: constants[take(constants.count)])!
-            let priority = Priority(NumericLiteral(parsing: priorities[take(priorities.count)])!)
-            let constantForm = attrA.isSize && take(4) == 0
-            let id: String? = take(5) == 0 ? "id\(j)" : nil
-            s.constraints.append(Constraint(
-                id: id, first: AttributeReference(item: a, attribute: attrA), relation: relation,
-                multiplier: multiplier, second: constantForm ? nil : AttributeReference(item: b, attribute: attrB),
-                constant: constant, priority: priority))
+            s.constraints.append(constraint(code, itemCount: s.items.count, id: "id\(j)"))
         }
         return s
+    }
+
+    /// A valid constraint between items below `itemCount`, described by `code`; it takes the
+    /// ID `id` one time in five.
+    static func constraint(_ code: Int, itemCount: Int, id: String) -> Constraint {
+        let attributes = Attribute.allCases
+        var c = code
+        func take(_ n: Int) -> Int { defer { c /= n }; return c % n }
+        let a = take(itemCount)
+        let attrA = attributes[take(attributes.count)]
+        let compatible = attributes.filter { b in
+            b.isSize == attrA.isSize && (attrA.isSize || b.axis == attrA.axis)
+                && !(attrA.isDirectional && b.isAbsoluteHorizontal) && !(attrA.isAbsoluteHorizontal && b.isDirectional)
+        }
+        let b = take(itemCount)
+        let attrB = compatible[take(compatible.count)]
+        let relation = Relation.allCases[take(3)]
+        let multiplier = NumericLiteral(parsing: multipliers[take(multipliers.count)])!
+        let constant = NumericLiteral(parsing: constants[take(constants.count)])!
+        let priority = Priority(NumericLiteral(parsing: priorities[take(priorities.count)])!)
+        let constantForm = attrA.isSize && take(4) == 0
+        return Constraint(
+            id: take(5) == 0 ? id : nil, first: AttributeReference(item: a, attribute: attrA), relation: relation,
+            multiplier: multiplier, second: constantForm ? nil : AttributeReference(item: b, attribute: attrB),
+            constant: constant, priority: priority)
     }
 
     @Test func printedSystemsReadBackEqual() async {

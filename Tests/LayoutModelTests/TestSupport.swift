@@ -31,3 +31,18 @@ let repositoryRoot: String = {
     parts.removeLast(3)  // Tests/LayoutModelTests/TestSupport.swift
     return parts.joined(separator: "/")
 }()
+
+/// Parses a sequence that must be valid.
+func parseSequence(_ text: String, rules: ValidationRules = .runtime) throws -> UpdateSequence {
+    try LayoutParser.parseSequence(text, file: "t.layout", rules: rules)
+}
+
+/// The error a sequence text must produce.
+func sequenceError(_ text: String) -> LayoutError? {
+    do {
+        _ = try LayoutParser.parseSequence(text, file: "t.layout")
+        return nil
+    } catch {
+        return error
+    }
+}

@@ -46,6 +46,14 @@ import Testing
         #expect(try lines("H:[a(<=b@750)]") == ["a.width <= b.width @750"])
     }
 
+    /// VFL priorities take the named levels constraint lines take (issue 19).
+    @Test func namedPriorities() throws {
+        #expect(try lines("H:[a(100@high)]") == ["a.width == 100 @750"])
+        #expect(try lines("H:[a(>=b@low,<=200@fitting)]") == ["a.width >= b.width @250", "a.width <= 200 @50"])
+        #expect(try lines("H:|-(>=8@required)-[a]") == ["a.leading >= r.leading + 8"])
+        #expect(try lines("H:[a]-(20@high)-[b]") == ["b.leading == a.trailing + 20 @750"])
+    }
+
     @Test func connectionPredicates() throws {
         #expect(try lines("H:|-(>=8@750)-[a]-(<=20,>=5)-[b]") == [
             "a.leading >= r.leading + 8 @750", "b.leading <= a.trailing + 20", "b.leading >= a.trailing + 5",
@@ -114,7 +122,8 @@ import Testing
         ("H:[a(50]", 8, .syntax),
         ("H:[r]-[a]-|", 4, .visualFormat),
         ("H:[a]-5[b]", 8, .syntax),
-        ("H:[a(50@high)]", 9, .syntax),
+        ("H:[a(50@urgent)]", 9, .syntax),
+        ("H:[a(50@)]", 9, .syntax),
         ("H:|", 1, .visualFormat),
     ]
 

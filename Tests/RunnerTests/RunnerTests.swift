@@ -1,4 +1,5 @@
 import BackendContract
+import ChildProcesses
 import ExactSimplex
 import Foundation
 import Fuzzing

@@ -10,25 +10,28 @@ import Glibc
 /// Foundation's `Process` reaps children through its own SIGCHLD machinery; a runner that
 /// must survive any way a worker can die (and run under Thread Sanitizer, which defers
 /// signals) is simpler and more predictable when it owns the whole life cycle itself.
-final class ChildProcess {
-    let pid: pid_t
+public final class ChildProcess {
+    public let pid: pid_t
     /// Our end of the child's standard input.
-    private(set) var input: Int32
+    public private(set) var input: Int32
     /// Our end of the child's standard output.
-    private(set) var output: Int32
+    public private(set) var output: Int32
     private var reaped: String?
+    private var leadsGroup = false
 
     private static let spawnLock = NSLock()
 
-    struct SpawnError: Error, CustomStringConvertible {
-        var description: String
+    public struct SpawnError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Starts `executable` with `arguments`; the child's standard error goes to /dev/null
     /// unless `inheritStandardError`. With `connected` false, its standard input and output
-    /// are /dev/null too (a command run for its exit status and files).
-    init(executable: String, arguments: [String], environment: [String: String], inheritStandardError: Bool,
-         connected: Bool = true) throws {
+    /// are /dev/null too (a command run for its exit status and files). With
+    /// `newProcessGroup`, the child leads a process group of its own, and ``kill()`` ends the
+    /// whole group (a child's own children too).
+    public init(executable: String, arguments: [String], environment: [String: String], inheritStandardError: Bool,
+                connected: Bool = true, newProcessGroup: Bool = false) throws {
         // A write to a worker that just died must fail with EPIPE, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
         // Pipes are made close-on-exec under one lock with the spawn, so that a worker started
@@ -56,6 +59,13 @@ final class ChildProcess {
         if !inheritStandardError {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if newProcessGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -63,7 +73,7 @@ final class ChildProcess {
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
@@ -71,17 +81,18 @@ final class ChildProcess {
             throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
         }
         pid = child
+        leadsGroup = newProcessGroup
         input = toChild[1]
         output = fromChild[0]
     }
 
     /// The exit status once the child has exited normally (nil while it runs, or when a
     /// signal ended it).
-    private(set) var exitStatus: Int32?
+    public private(set) var exitStatus: Int32?
 
     /// Waits for the child to end (once; later calls return the same answer) and says how.
     @discardableResult
-    func waitForExit() -> String {
+    public func waitForExit() -> String {
         if let reaped { return reaped }
         closePipes()
         var status: Int32 = 0
@@ -90,7 +101,7 @@ final class ChildProcess {
     }
 
     /// True once the child has ended (reaping it), without waiting.
-    var hasExited: Bool {
+    public var hasExited: Bool {
         if reaped != nil { return true }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return false }
@@ -114,9 +125,9 @@ final class ChildProcess {
         return reason
     }
 
-    /// Kills the child (SIGKILL) and reaps it.
-    func kill() {
-        if reaped == nil { Glibc.kill(pid, SIGKILL) }
+    /// Kills the child (SIGKILL; its whole group when it leads one) and reaps it.
+    public func kill() {
+        if reaped == nil { Glibc.kill(leadsGroup ? -pid : pid, SIGKILL) }
         waitForExit()
     }
 
@@ -127,7 +138,7 @@ final class ChildProcess {
 
     deinit { kill() }
 
-    static func signalName(_ signal: Int32) -> String {
+    public static func signalName(_ signal: Int32) -> String {
         switch signal {
         case SIGILL: return "SIGILL, a Swift trap"
         case SIGTRAP: return "SIGTRAP, a Swift trap"

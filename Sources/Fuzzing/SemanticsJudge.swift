@@ -1,0 +1,160 @@
+import BackendContract
+import ExactArithmetic
+import LayoutModel
+
+/// Judges a backend by the semantics it declares (``BackendCapabilities``) rather than by
+/// the format's alone: outside solvers that weigh priorities instead of ordering them, or
+/// that do not report ambiguity or conflicts (docs/outside-solvers.md).
+///
+/// What is wrong by any semantics stays a finding: a crash or hang, a violated accepted
+/// required constraint, a broken list that differs from the required walk's (a false
+/// "unsatisfiable" or a false accept), a point worse than the optimum of the solver's own
+/// objective, a wrong determined value where the solver did reach the lexicographic
+/// optimum, a wrong reported ambiguity or conflict. For a weighted solver (Σ w(p)·E(p)), a
+/// point that attains its own weighted optimum but not the lexicographic one is a
+/// `semantics` note: the weighting explains the difference. Parts a backend does not report
+/// are not judged.
+struct SemanticsJudge: Sendable {
+    let comparator: Comparator
+
+    /// Findings about `outcome`, against the reference's solution when there is one.
+    func judge(_ system: ConstraintSystem, _ outcome: BackendOutcome, capabilities: BackendCapabilities, reference: Solution?) -> [Finding] {
+        let backend = outcome.backend
+        let result: BackendResult
+        switch outcome.result {
+        case .failure(let failure):
+            return [Finding(kind: .crash, backends: [backend], detail: failure.message)]
+        case .success(let r):
+            result = r
+        }
+        if result.solution.status == .budgetExceeded {
+            return [Finding(kind: .budget, backends: [backend], detail: "budget exceeded (the adapter ran out of the request's time)")]
+        }
+        guard let ref = reference else { return [] }
+        let referenceName = comparator.reference.name
+        let s = result.solution
+        let reports = result.reports ?? capabilities.reports
+        let rows = system.lowered(as: Rational.self)
+        let bound = comparator.tolerance.bound(scale: Tolerance.scale(of: system, rows: rows))
+        let judge = PointJudge(system: system, rows: rows, bound: bound)
+        guard let point = judge.exactPoint(s) else {
+            return [Finding(kind: .infeasiblePoint, backends: [backend],
+                            detail: "the point has \(s.values.count) values, not \(rows.variableCount), or is not finite")]
+        }
+        var findings: [Finding] = []
+        if let violated = violatedRequired(point, rows: rows, broken: Set(s.broken), bound: bound) {
+            findings.append(Finding(
+                kind: .infeasiblePoint, backends: [backend],
+                detail: "accepted required \(system.constraintName(violated.index)) violated by \(violated.amount) (bound \(bound))"))
+        }
+        if reports.broken, s.broken != ref.broken {
+            findings.append(Finding(
+                kind: .statusMismatch, backends: [backend, referenceName],
+                detail: Self.brokenDifference(system, mine: s.broken, reference: ref.broken)))
+            return findings
+        }
+        guard findings.isEmpty else { return findings }
+
+        let mine = judge.objective(at: point)
+        let lexicographic = exactObjective(ref)
+        switch capabilities.priorities {
+        case .lexicographic:
+            // Feasibility was checked above; the objective per level and the determined values
+            // (those the reference finds determined) as the comparator does.
+            findings += judge.check(s, backend: backend, against: ref, referenceName: referenceName)
+                .filter { $0.kind != .infeasiblePoint }
+        case .weighted(let mapping):
+            findings += judgeWeighted(system, s, point: point, mine: mine, lexicographic: lexicographic, mapping: mapping,
+                                      rows: rows, bound: bound, judge: judge, reference: ref, backend: backend)
+        }
+        if reports.ambiguity, findings.isEmpty, s.ambiguous != ref.ambiguous {
+            findings.append(Finding(
+                kind: .ambiguityMismatch, backends: [backend, referenceName],
+                detail: "ambiguous \(s.ambiguous.map(system.unknownName)); reference \(ref.ambiguous.map(system.unknownName))"))
+        }
+        if reports.conflict {
+            findings += comparator.checkConflict(system, s, backend: backend)
+        }
+        return findings
+    }
+
+    /// The worst violated required row that the backend kept.
+    func violatedRequired(_ point: [Rational], rows: LinearSystem<Rational>, broken: Set<Int>, bound: Double) -> (index: Int, amount: Double)? {
+        var worst: (index: Int, amount: Double)?
+        for row in rows.rows where row.isRequired && !broken.contains(row.constraintIndex) {
+            let violation = PointJudge.error(row.value(at: point), row.relation).doubleValue
+            if violation > bound && violation > (worst?.amount ?? 0) { worst = (row.constraintIndex, violation) }
+        }
+        return worst
+    }
+
+    static func brokenDifference(_ system: ConstraintSystem, mine: [Int], reference: [Int]) -> String {
+        let falseRejects = mine.filter { !reference.contains($0) }.map(system.constraintName)
+        let falseAccepts = reference.filter { !mine.contains($0) }.map(system.constraintName)
+        var parts = ["rejected \(mine.map(system.constraintName)); the required walk breaks \(reference.map(system.constraintName))"]
+        if !falseRejects.isEmpty { parts.append("false 'unsatisfiable' for \(falseRejects)") }
+        if !falseAccepts.isEmpty { parts.append("false accept of \(falseAccepts)") }
+        return parts.joined(separator: "; ")
+    }
+
+    func exactObjective(_ s: Solution) -> [Rational] {
+        s.exactObjective.flatMap { texts in
+            let values = texts.compactMap(Rational.init)
+            return values.count == texts.count ? values : nil
+        } ?? s.objective.compactMap { Rational(exactly: $0) }
+    }
+
+    /// The weights of the levels under a mapping, exactly.
+    static func weights(_ mapping: BackendCapabilities.WeightMapping, levels: [Priority]) -> [Rational] {
+        levels.map { level in
+            let (scale, priority) = mapping.weight(of: level)
+            return Rational(literal: scale) * Rational(literal: priority)
+        }
+    }
+
+    /// The exact optimum of the weighted objective for the kept required rows, from the
+    /// reference (nil when it cannot compute one).
+    func weightedOptimum(_ system: ConstraintSystem, broken: [Int], weights: [Rational]) -> WeightedOptimum? {
+        guard let exact = comparator.reference as? any WeightedOptimumComputing else { return nil }
+        return try? exact.weightedOptimum(system, broken: broken, weights: weights.map(\.description),
+                                          budget: Budget(wallTime: .seconds(30)))
+    }
+
+    func judgeWeighted(
+        _ system: ConstraintSystem, _ s: Solution, point: [Rational], mine: [Rational], lexicographic: [Rational],
+        mapping: BackendCapabilities.WeightMapping, rows: LinearSystem<Rational>, bound: Double, judge: PointJudge,
+        reference ref: Solution, backend: String
+    ) -> [Finding] {
+        let referenceName = comparator.reference.name
+        let weights = Self.weights(mapping, levels: rows.levels)
+        guard let optimum = weightedOptimum(system, broken: ref.broken, weights: weights),
+              let best = Rational(optimum.value)
+        else { return [] }  // undecided: no claim
+        var value = Rational.zero
+        var slack = 0.0
+        for (k, w) in weights.enumerated() {
+            value += w * mine[k]
+            slack += w.doubleValue * Double(max(rows.rows.lazy.filter { $0.level == k + 1 }.count, 1))
+        }
+        if (value - best).doubleValue > bound * max(slack, 1) {
+            return [Finding(
+                kind: .suboptimal, backends: [backend, referenceName],
+                detail: "weighted objective \(value.doubleValue) is worse than the exact optimum \(best.doubleValue) of the solver's own objective (\(mapping.description))",
+                verdict: .wrong)]
+        }
+        guard lexicographic.count == mine.count else { return [] }
+        for level in mine.indices {
+            let rowsAtLevel = rows.rows.lazy.filter { $0.level == level + 1 }.count
+            let difference = (mine[level] - lexicographic[level]).doubleValue
+            if abs(difference) > bound * Double(max(rowsAtLevel, 1)) {
+                return [Finding(
+                    kind: .suboptimal, backends: [backend, referenceName],
+                    detail: "weighted priorities (\(mapping.description)) trade levels: error at @\(rows.levels[level]) is \(mine[level].doubleValue), lexicographically \(lexicographic[level].doubleValue); the point attains the weighted optimum \(best.doubleValue)",
+                    verdict: .semantics)]
+            }
+        }
+        // On the lexicographic optimal face: the determined unknowns are the reference's.
+        return judge.check(s, backend: backend, against: ref, referenceName: referenceName)
+            .filter { $0.kind == .determinedMismatch }
+    }
+}

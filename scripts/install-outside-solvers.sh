@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the outside solvers LayoutBench's adapters (scripts/solvers/) drive, where they
+# are missing: from PyPI kiwisolver (pinned: its 1.5.1 rollback bug is a test case),
+# cassowary, z3-solver and highspy, as wheels; from Debian qsopt-ex (esolver) and glpk-utils
+# (glpsol). Sourced by scripts/ensure-dependencies.sh; safe to run again (it does nothing
+# when everything is present). LAYOUTBENCH_SKIP_OUTSIDE_SOLVERS=1 skips it.
+set -euo pipefail
+
+if [ "${LAYOUTBENCH_SKIP_OUTSIDE_SOLVERS:-0}" = 1 ]; then
+  return 0 2>/dev/null || exit 0
+fi
+
+python=${LAYOUTBENCH_PYTHON:-python3}
+if command -v "$python" >/dev/null 2>&1; then
+  pip_missing=()
+  "$python" -c 'import kiwisolver, sys; sys.exit(kiwisolver.__version__ != "1.5.1")' 2>/dev/null \
+    || pip_missing+=(kiwisolver==1.5.1)
+  "$python" -c 'import cassowary' 2>/dev/null || pip_missing+=(cassowary)
+  "$python" -c 'import z3' 2>/dev/null || pip_missing+=(z3-solver)
+  "$python" -c 'import highspy' 2>/dev/null || pip_missing+=(highspy)
+  if [ ${#pip_missing[@]} -gt 0 ]; then
+    echo "layoutbench: installing ${pip_missing[*]} with pip" >&2
+    # Wheels only: CI must not spend its time compiling solvers.
+    "$python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${pip_missing[@]}" >&2 \
+      || "$python" -m pip install --quiet --disable-pip-version-check "${pip_missing[@]}" >&2 \
+      || echo "layoutbench: pip could not install ${pip_missing[*]}; those adapters stay unavailable" >&2
+  fi
+else
+  echo "layoutbench: $python not found; the Python solver adapters stay unavailable" >&2
+fi
+
+apt_missing=()
+command -v esolver >/dev/null 2>&1 || apt_missing+=(qsopt-ex)
+command -v glpsol >/dev/null 2>&1 || apt_missing+=(glpk-utils)
+if [ ${#apt_missing[@]} -gt 0 ]; then
+  echo "layoutbench: installing ${apt_missing[*]} with apt-get" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  # apt-get update only when the package lists do not know the packages yet.
+  if ! apt-cache show "${apt_missing[@]}" >/dev/null 2>&1; then
+    "${sudo_cmd[@]}" apt-get update -qq || true
+  fi
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null \
+    || echo "layoutbench: apt-get could not install ${apt_missing[*]}; those adapters stay unavailable" >&2
+fi
