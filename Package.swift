@@ -127,7 +127,10 @@ let package = Package(
             name: "InterfaceBuilderTests",
             dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex", "Generator"]
         ),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "Reporting"]),
+        .testTarget(
+            name: "HistoryTests",
+            dependencies: ["History", "Reporting", "Generator", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "FuzzingTests",
             dependencies: ["Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic"]

@@ -97,7 +97,7 @@ public final class HistoryDatabase: Sendable {
                 // No application id: only an empty file (or one whose creator has not yet
                 // finished its first migration) may be taken over.
                 let migrationsOnly = tables.allSatisfy { $0 == "grdb_migrations" }
-                let appliedMigrations = tables.isEmpty ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0
+                let appliedMigrations = !tables.contains("grdb_migrations") ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0
                 if !migrationsOnly || appliedMigrations > 0 {
                     let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
                     throw HistoryError.foreignDatabase(path: path, reason: "an SQLite database with other tables (\(shown))")
@@ -184,5 +184,52 @@ public final class HistoryDatabase: Sendable {
             }
         }
         return .database(path: path, reason: "\(error)")
+    }
+}
+
+/// What `history verify` found in a sound file.
+public struct VerifyReport: Sendable, Hashable {
+    public var schemaVersion: Int
+    public var runs: Int
+    public var benchRows: Int
+    public var findings: Int
+    public var signatures: Int
+}
+
+extension HistoryDatabase {
+    /// Checks the whole file: SQLite's integrity check, the references between tables, and
+    /// that every run's digest is a SHA-256. Throws ``HistoryError/corrupt(path:reason:)``
+    /// with SQLite's first complaints when the file is damaged.
+    public func verify() throws(HistoryError) -> VerifyReport {
+        try read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check(20)")
+            if integrity != ["ok"] {
+                throw HistoryError.corrupt(path: path, reason: integrity.prefix(3).joined(separator: "; "))
+            }
+            let dangling = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            if !dangling.isEmpty {
+                throw HistoryError.corrupt(path: path, reason: "\(dangling.count) rows refer to runs that are not recorded")
+            }
+            let badDigests = try Int.fetchOne(db, sql: "SELECT count(*) FROM run WHERE length(digest) <> 64 OR digest GLOB '*[^0-9a-f]*'") ?? 0
+            if badDigests > 0 {
+                throw HistoryError.corrupt(path: path, reason: "\(badDigests) runs have no valid report digest")
+            }
+            return VerifyReport(
+                schemaVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+                runs: try Int.fetchOne(db, sql: "SELECT count(*) FROM run") ?? 0,
+                benchRows: try Int.fetchOne(db, sql: "SELECT count(*) FROM bench_row") ?? 0,
+                findings: try Int.fetchOne(db, sql: "SELECT count(*) FROM finding") ?? 0,
+                signatures: try Int.fetchOne(db, sql: "SELECT count(DISTINCT signature) FROM occurrence") ?? 0)
+        }
+    }
+
+    /// Moves the write-ahead log into the file (so that a copy of the file alone, e.g. a CI
+    /// cache, holds everything).
+    public func checkpoint() throws(HistoryError) {
+        do {
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        } catch {
+            throw Self.describe(error, path: path)
+        }
     }
 }
