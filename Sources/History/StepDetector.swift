@@ -115,6 +115,9 @@ public struct StepDetector: Sendable {
 
 /// A step of one bench series, as `history steps` lists it.
 public struct SeriesStep: Sendable, Hashable, Codable {
+    /// The host name of the runs' machine and their suite: a series compares only those.
+    public var machine: String
+    public var suite: String
     public var family: String
     public var size: Int
     public var seed: UInt64
@@ -132,7 +135,7 @@ public struct SeriesStep: Sendable, Hashable, Codable {
 
 extension StepDetector {
     /// The steps of every series, ordered by run, then family, size, backend.
-    public func steps(in series: [BenchSeries]) -> [SeriesStep] {
+    public func steps(in series: [BenchSeries], machine: String = "", suite: String = "") -> [SeriesStep] {
         series.flatMap { series -> [SeriesStep] in
             let values = series.points.map(\.p50)
             return steps(values).map { step in
@@ -140,9 +143,22 @@ extension StepDetector {
                 let after = Self.median(Array(values[step.index..<min(values.count, step.index + window)]))
                 let point = series.points[step.index]
                 return SeriesStep(
-                    family: series.family, size: series.size, seed: series.seed, backend: series.backend, run: point.createdAt,
+                    machine: machine, suite: suite, family: series.family, size: series.size, seed: series.seed, backend: series.backend, run: point.createdAt,
                     runID: point.runID, ratio: step.ratio, score: step.score, before: before, after: after)
             }
         }.sorted { ($0.run, $0.family, $0.size, $0.backend) < ($1.run, $1.family, $1.size, $1.backend) }
+    }
+}
+
+extension HistoryDatabase {
+    /// The steps of every bench series, per machine and suite (runs are comparable only
+    /// within one), ordered by run.
+    public func steps(detector: StepDetector) throws(HistoryError) -> [SeriesStep] {
+        var steps: [SeriesStep] = []
+        for group in try benchGroups() {
+            let series = try benchSeries(hostname: group.hostname, suite: group.suite)
+            steps += detector.steps(in: series, machine: group.hostname, suite: group.suite)
+        }
+        return steps.sorted { ($0.run, $0.family, $0.size, $0.backend) < ($1.run, $1.family, $1.size, $1.backend) }
     }
 }

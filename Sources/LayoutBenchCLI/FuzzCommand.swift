@@ -96,7 +96,14 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var history: HistoryOptions
+
+    @Option(help: "Exit with status 3 only for wrong findings in these history states (new, back, open), e.g. new,back.")
+    var failOn: String?
+
     func validate() throws {
+        if failOn != nil && history.disabled { throw ValidationError("--fail-on needs the history (drop --no-history)") }
+        _ = try HistoryOptions.states(failOn)
         if cases == nil && time == nil { throw ValidationError("give --cases, --time or both") }
         if let cases, cases < 0 { throw ValidationError("--cases must not be negative") }
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
@@ -154,7 +161,14 @@ struct FuzzCommand: ParsableCommand {
             }
         }
         print(FuzzSummaryText.render(report, reducedSizes: report.findings.map(\.reducedConstraints)))
+        // A shard is recorded by the `report merge` of its campaign.
+        let failing = report.shardCount > 1 ? [] : try history.recordFuzz(
+            at: runner.reportURL, source: "fuzz", backends: report.backends, failOn: try HistoryOptions.states(failOn))
         print("report: \(runner.reportURL.path)")
+        if !failing.isEmpty {
+            printError("failing for \(failing.count) findings in states \(failOn ?? ""): \(failing.joined(separator: ", "))")
+            throw ExitCode(3)
+        }
     }
 
     static func today() -> String {
