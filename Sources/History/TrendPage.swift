@@ -87,7 +87,7 @@ public enum TrendPage {
         let index = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($1.id, $0) })
         let x = { (run: Int64) in left + (runs.count == 1 ? 0.5 : Double(index[run] ?? 0) / Double(runs.count - 1)) * (width - left - right) }
         let y = { (value: Double) in top + (logHigh - log10(max(value, 1e-300))) / (logHigh - logLow) * (height - top - bottom) }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">\n"
+        var svg = "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">\n"
         for decade in Int(logLow)...Int(logHigh) {
             let level = y(pow(10, Double(decade)))
             svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(f(level))\" y2=\"\(f(level))\" stroke=\"#e6e6e6\"/>"
@@ -107,9 +107,10 @@ public enum TrendPage {
             if let last = member.points.last {
                 svg += "<text x=\"\(f(x(last.runID) + 4))\" y=\"\(f(y(last.p50) + 4))\" font-size=\"10\" fill=\"\(stroke)\">\(member.size)</text>\n"
             }
-            if member.points.count == 1, let only = member.points.first {
-                svg += "<circle cx=\"\(f(x(only.runID)))\" cy=\"\(f(y(only.p50)))\" r=\"2.5\" fill=\"\(stroke)\"/>\n"
+            for point in member.points {
+                svg += "<circle cx=\"\(f(x(point.runID)))\" cy=\"\(f(y(point.p50)))\" r=\"2\" fill=\"\(stroke)\" data-backend=\"\(Markup.html(member.backend))\" data-p50=\"\(point.p50)\" data-color=\"\(stroke)\"/>"
             }
+            svg += "\n"
         }
         for step in steps {
             guard let member = series.first(where: { $0.size == step.size && $0.backend == step.backend && $0.seed == step.seed }),

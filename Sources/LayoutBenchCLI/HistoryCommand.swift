@@ -23,14 +23,20 @@ struct HistoryCommand: ParsableCommand {
 
 /// `--history PATH`: every command that reads or writes the history takes it.
 struct HistoryFile: ParsableArguments {
-    static let defaultPath = "Reports/history.sqlite"
+    /// LAYOUTBENCH_HISTORY names another default file (a CI cache), or is `off` to record
+    /// nothing unless --history is given (the test suite's own runs).
+    static let environment = ProcessInfo.processInfo.environment["LAYOUTBENCH_HISTORY"].flatMap { $0.isEmpty ? nil : $0 }
+    static let defaultPath = environment.flatMap { $0 == "off" ? nil : $0 } ?? "Reports/history.sqlite"
 
-    @Option(name: .customLong("history"), help: "The history file.")
-    var path: String = HistoryFile.defaultPath
+    @Option(name: .customLong("history"), help: "The history file (default: $LAYOUTBENCH_HISTORY, else Reports/history.sqlite).")
+    var path: String?
+
+    /// The file named, or the default.
+    var resolved: String { path ?? HistoryFile.defaultPath }
 
     /// Opens the history, or exits 2 with the reason on stderr.
     func open(_ mode: HistoryDatabase.Mode) throws -> HistoryDatabase {
-        try HistoryFile.checked { () throws(HistoryError) in try HistoryDatabase.open(path, mode: mode) }
+        try HistoryFile.checked { () throws(HistoryError) in try HistoryDatabase.open(resolved, mode: mode) }
     }
 
     /// Runs `body`, turning a ``HistoryError`` into its message on stderr and exit status 2.
@@ -49,17 +55,20 @@ struct HistoryOptions: ParsableArguments {
     @OptionGroup var file: HistoryFile
 
     @Flag(name: .customLong("no-history"), help: "Record nothing in the history.")
-    var disabled = false
+    var noHistory = false
+
+    /// --no-history, or LAYOUTBENCH_HISTORY=off without --history.
+    var disabled: Bool { noHistory || (file.path == nil && HistoryFile.environment == "off") }
 
     /// Records a finished bench run; unless a baseline was given, compares it with the
     /// previous comparable run and says which one that is.
     func recordBench(_ report: BenchReport, at url: URL, compare: Bool) throws {
         guard !disabled else { return }
         try HistoryFile.checked { () throws(HistoryError) in
-            let history = try HistoryDatabase.open(file.path, mode: .createIfMissing)
+            let history = try HistoryDatabase.open(file.resolved, mode: .createIfMissing)
             let run = try RunRecord.read(reportAt: url, context: .init(source: "bench", backendVersions: Self.versions(report.backends)))
             let outcome = try history.record(run)
-            print("history: \(Self.describe(outcome)) in \(file.path)")
+            print("history: \(Self.describe(outcome)) in \(file.resolved)")
             guard compare else { return }
             guard let previous = try history.previousComparableBench(to: run), let baseline = try history.benchReport(runID: previous.id)
             else {
@@ -76,13 +85,13 @@ struct HistoryOptions: ParsableArguments {
     func recordFuzz(at url: URL, source: String, backends: [String], failOn: Set<FindingState>) throws -> [String] {
         guard !disabled else { return [] }
         return try HistoryFile.checked { () throws(HistoryError) in
-            let history = try HistoryDatabase.open(file.path, mode: .createIfMissing)
+            let history = try HistoryDatabase.open(file.resolved, mode: .createIfMissing)
             let run = try RunRecord.read(
                 reportAt: url,
                 context: .init(source: source, startedAt: Date(), machine: MachineFacts.current(toolVersion: toolVersion),
                                backendVersions: Self.versions(backends)))
             let outcome = try history.record(run)
-            print("history: \(Self.describe(outcome)) in \(file.path)")
+            print("history: \(Self.describe(outcome)) in \(file.resolved)")
             let timeline = FindingTimeline(observations: try history.fuzzObservations())
             guard let states = timeline.states(atRun: outcome.run.id) else { return [] }
             let counts = FindingState.allCases.map { "\(states.count($0)) \($0.rawValue)" }.joined(separator: ", ")
@@ -280,7 +289,7 @@ struct HistoryHTMLCommand: ParsableCommand {
     func run() throws {
         let history = try file.open(.existing)
         let page = try HistoryFile.checked { () throws(HistoryError) in try TrendPage.render(history) }
-        let url = URL(fileURLWithPath: output ?? URL(fileURLWithPath: file.path).deletingLastPathComponent().appendingPathComponent("history.html").path)
+        let url = URL(fileURLWithPath: output ?? URL(fileURLWithPath: file.resolved).deletingLastPathComponent().appendingPathComponent("history.html").path)
         do {
             try TrendPage.write(page, to: url)
         } catch {
@@ -302,6 +311,6 @@ struct HistoryVerifyCommand: ParsableCommand {
     func run() throws {
         let history = try file.open(.existing)
         let report = try HistoryFile.checked { () throws(HistoryError) in try history.verify() }
-        print("\(file.path): ok, schema version \(report.schemaVersion), \(report.runs) runs, \(report.benchRows) bench rows, \(report.findings) stored findings of \(report.signatures) signatures")
+        print("\(file.resolved): ok, schema version \(report.schemaVersion), \(report.runs) runs, \(report.benchRows) bench rows, \(report.findings) stored findings of \(report.signatures) signatures")
     }
 }
