@@ -94,7 +94,7 @@ public enum TrendPage {
             svg += "<text x=\"\(left - 6)\" y=\"\(f(level + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"#666\">\(duration(pow(10, Double(decade))))</text>\n"
         }
         let labelEvery = max(1, runs.count / 8)
-        for (position, run) in runs.enumerated() where position % labelEvery == 0 || position == runs.count - 1 {
+        for (position, run) in runs.enumerated() where position % labelEvery == 0 {
             svg += "<text x=\"\(f(x(run.id)))\" y=\"\(f(height - bottom + 16))\" text-anchor=\"middle\" font-size=\"10\" fill=\"#666\">\(Markup.html(String(run.createdAt.prefix(10))))</text>\n"
         }
         for member in series {

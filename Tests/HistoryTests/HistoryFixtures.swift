@@ -85,6 +85,22 @@ enum HistoryFixtures {
         return try history.record(run)
     }
 
+    /// A history of 30 bench nights built from Reports/baseline.json: every timing with ±5%
+    /// uniform noise, and `form` at 100 views on `float` 40% slower from night 17.
+    static func thirtyNights(in folder: URL) throws -> HistoryDatabase {
+        let history = try HistoryDatabase.open(folder.appendingPathComponent("history.sqlite").path, mode: .createIfMissing)
+        let base = try baseline()
+        var generator = SeededGenerator(seed: 24)
+        for night in 1...30 {
+            let data = try bench(base, createdAt: nightTime(night)) { family, size, backend in
+                let step = (family == "form" && size == 100 && backend == "float" && night >= 17) ? 1.4 : 1
+                return step * noise(&generator, amplitude: 0.05)
+            }
+            try record(data, named: "night-\(night).json", in: folder, into: history)
+        }
+        return history
+    }
+
     /// Uniform noise in [-amplitude, +amplitude] from the project's generator.
     static func noise(_ generator: inout SeededGenerator, amplitude: Double) -> Double {
         1 + amplitude * (2 * generator.unitInterval() - 1)

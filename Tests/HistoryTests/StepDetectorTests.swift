@@ -9,17 +9,7 @@ import Testing
     /// Thirty nights built from Reports/baseline.json, every timing with ±5% noise and one
     /// series 40% slower from night 17: exactly that step is found.
     @Test func thirtyNightsFindTheOneStep() throws {
-        let folder = try HistoryFixtures.folder()
-        let history = try HistoryDatabase.open(folder.appendingPathComponent("history.sqlite").path, mode: .createIfMissing)
-        let base = try HistoryFixtures.baseline()
-        var generator = SeededGenerator(seed: 24)
-        for night in 1...30 {
-            let data = try HistoryFixtures.bench(base, createdAt: HistoryFixtures.nightTime(night)) { family, size, backend in
-                let step = (family == "form" && size == 100 && backend == "float" && night >= 17) ? 1.4 : 1
-                return step * HistoryFixtures.noise(&generator, amplitude: 0.05)
-            }
-            try HistoryFixtures.record(data, named: "night-\(night).json", in: folder, into: history)
-        }
+        let history = try HistoryFixtures.thirtyNights(in: try HistoryFixtures.folder())
         #expect(try history.runs(kind: .bench).count == 30)
         let series = try history.benchSeries(hostname: nil, suite: nil)
         #expect(series.count >= 100)
