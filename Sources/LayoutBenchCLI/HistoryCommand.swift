@@ -68,6 +68,7 @@ struct HistoryOptions: ParsableArguments {
             let history = try HistoryDatabase.open(file.resolved, mode: .createIfMissing)
             let run = try RunRecord.read(reportAt: url, context: .init(source: "bench", backendVersions: Self.versions(report.backends)))
             let outcome = try history.record(run)
+            try? history.checkpoint()  // the file alone (a CI cache) holds the run
             print("history: \(Self.describe(outcome)) in \(file.resolved)")
             guard compare else { return }
             guard let previous = try history.previousComparableBench(to: run), let baseline = try history.benchReport(runID: previous.id)
@@ -91,6 +92,7 @@ struct HistoryOptions: ParsableArguments {
                 context: .init(source: source, startedAt: Date(), machine: MachineFacts.current(toolVersion: toolVersion),
                                backendVersions: Self.versions(backends)))
             let outcome = try history.record(run)
+            try? history.checkpoint()  // the file alone (a CI cache) holds the run
             print("history: \(Self.describe(outcome)) in \(file.resolved)")
             let timeline = FindingTimeline(observations: try history.fuzzObservations())
             guard let states = timeline.states(atRun: outcome.run.id) else { return [] }
@@ -166,6 +168,7 @@ struct HistoryImportCommand: ParsableCommand {
                 failed = true
             }
         }
+        try? history.checkpoint()
         if failed { throw ExitStatus.invalidInput }
     }
 }
