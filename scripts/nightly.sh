@@ -9,7 +9,7 @@
 # $LAYOUTBENCH_HISTORY (default Reports/history.sqlite); writes the trend page next to it
 # and checks the file. Keep the history between CI runs as a cache or an artefact.
 #
-# Exit status: 3 when the campaign holds wrong findings that are new or back (the known,
+# Exit status: 1 when the campaign holds wrong findings that are new or back (the known,
 # open ones do not fail the night); otherwise that of the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."

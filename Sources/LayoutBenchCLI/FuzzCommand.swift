@@ -98,7 +98,7 @@ struct FuzzCommand: ParsableCommand {
 
     @OptionGroup var history: HistoryOptions
 
-    @Option(help: "Exit with status 3 only for wrong findings in these history states (new, back, open), e.g. new,back.")
+    @Option(help: "Fail (exit status 1) only for wrong findings in these history states (new, back, open), e.g. new,back.")
     var failOn: String?
 
     func validate() throws {
@@ -167,7 +167,7 @@ struct FuzzCommand: ParsableCommand {
         print("report: \(runner.reportURL.path)")
         if !failing.isEmpty {
             printError("failing for \(failing.count) findings in states \(failOn ?? ""): \(failing.joined(separator: ", "))")
-            throw ExitCode(3)
+            throw ExitStatus.internalFailure  // a check that found something
         }
     }
 
