@@ -39,6 +39,23 @@ struct HistoryFile: ParsableArguments {
         try HistoryFile.checked { () throws(HistoryError) in try HistoryDatabase.open(resolved, mode: mode) }
     }
 
+    /// The history states of the signatures of the fuzz report at `path`, when the history
+    /// recorded it; none when there is no history (unless --history named one) or it did not.
+    func notes(forReportAt path: String) throws -> [FindingHistoryNote] {
+        let disabled = self.path == nil && (HistoryFile.environment == "off" || !FileManager.default.fileExists(atPath: resolved))
+        guard !disabled, let data = FileManager.default.contents(atPath: path) else { return [] }
+        let history = try open(.existing)
+        return try HistoryFile.checked { () throws(HistoryError) in
+            guard let run = try history.run(digest: SHA256.hex(data)), run.kind == .fuzz else { return [] }
+            let timeline = FindingTimeline(observations: try history.fuzzObservations())
+            let byName = Dictionary(uniqueKeysWithValues: timeline.signatures.map { ($0.signature, $0) })
+            return (timeline.states(atRun: run.id)?.states ?? [:]).map { signature, state in
+                FindingHistoryNote(signature: signature, state: state.rawValue, firstSeen: byName[signature]?.firstSeen ?? "-",
+                                   runsSeen: byName[signature]?.runsSeen ?? 0)
+            }
+        }
+    }
+
     /// Runs `body`, turning a ``HistoryError`` into its message on stderr and exit status 2.
     static func checked<T>(_ body: () throws(HistoryError) -> T) throws -> T {
         do {

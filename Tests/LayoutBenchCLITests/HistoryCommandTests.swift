@@ -115,6 +115,16 @@ import Testing
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(findings.output.utf8)) as? [[String: Any]])
         #expect(entries.contains { $0["signature"] as? String == "crash/test-trap" && $0["runsSeen"] as? Int == 2 })
         #expect(try Self.run(["fuzz", "--cases", "1", "--no-history", "--fail-on", "new"]).status == 2)
+        // The report pages of the second night show the states.
+        let report = folder.appendingPathComponent("n2/report.json").path
+        let markdown = try Self.run(["report", "markdown", report, "--history", history])
+        #expect(markdown.output.contains("### Across nights"))
+        #expect(markdown.output.contains("| open | `crash/test-trap` | "))
+        let page = folder.appendingPathComponent("n1.html").path
+        #expect(try Self.run(["report", "html", folder.appendingPathComponent("n1/report.json").path, "--history", history, "-o", page]).status == 0)
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("<tr><td>new</td><td><code>crash/test-trap</code></td>"))
+        // Without a history that recorded it, no such section.
+        #expect(!(try Self.run(["report", "markdown", report]).output.contains("Across nights")))
     }
 
     @Test func readingCommandsRefuseMissingAndForeignFiles() throws {
