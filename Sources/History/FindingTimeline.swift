@@ -135,6 +135,25 @@ public struct FindingTimeline: Sendable {
         }
         signatures = histories.values.sorted { $0.signature < $1.signature }
         self.runs = runs
+        assert(_checkInvariants())
+    }
+
+    /// Every signature's changes start with `new` and follow the state machine (`fixed` only
+    /// from a seen state, `back` only after `fixed`), end in its state, and it was seen.
+    func _checkInvariants() -> Bool {
+        signatures.allSatisfy { history in
+            guard history.changes.first?.state == .new, history.changes.last?.state == history.state, history.runsSeen >= 1 else {
+                return false
+            }
+            return zip(history.changes, history.changes.dropFirst()).allSatisfy { previous, next in
+                switch next.state {
+                case .new: return false
+                case .back: return previous.state == .fixed
+                case .fixed: return previous.state != .fixed
+                case .open: return previous.state == .new || previous.state == .back
+                }
+            }
+        }
     }
 
     /// The states a run gave: the signatures it saw and those it made fixed (nil when the run
