@@ -24,11 +24,13 @@ let package = Package(
         .library(name: "Runner", targets: ["Runner"]),
         .library(name: "InterfaceBuilder", targets: ["InterfaceBuilder"]),
         .library(name: "OutsideSolvers", targets: ["OutsideSolvers"]),
+        .library(name: "History", targets: ["History"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The `.layout` format, VFL, validation, lowering to linear rows, results. No dependencies.
@@ -83,6 +85,9 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // The nightly history: every run, bench row and finding in one SQLite file (GRDB);
+        // finding states across runs, change points of bench series, the trend page.
+        .target(name: "History", dependencies: ["Reporting", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "LayoutBenchCLI",
             dependencies: [
@@ -90,6 +95,7 @@ let package = Package(
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 "InterfaceBuilder",
                 "OutsideSolvers",
+                "History",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -133,6 +139,10 @@ let package = Package(
         .testTarget(
             name: "InterfaceBuilderTests",
             dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex", "Generator"]
+        ),
+        .testTarget(
+            name: "HistoryTests",
+            dependencies: ["History", "Reporting", "Generator", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FuzzingTests",

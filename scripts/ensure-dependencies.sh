@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what LayoutBench needs to build and is not there yet: GMP's headers (libgmp-dev)
-# and pkg-config, through apt; then the outside solvers its adapters drive
+# Installs what LayoutBench needs to build and is not there yet: GMP's headers (libgmp-dev),
+# SQLite's (libsqlite3-dev) and pkg-config, through apt; then the outside solvers its adapters drive
 # (scripts/install-outside-solvers.sh). Sourced by scripts/main.sh and scripts/test.sh; safe
 # to run again (it does nothing when everything is present).
 set -euo pipefail
@@ -10,6 +10,10 @@ if ! { [ -f /usr/include/gmp.h ] || ls /usr/include/*/gmp.h >/dev/null 2>&1; }; 
   missing+=(libgmp-dev)
 fi
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+# SQLite's headers and library, which GRDB (the nightly history, docs/history.md) links.
+if ! { [ -f /usr/include/sqlite3.h ] || ls /usr/include/*/sqlite3.h >/dev/null 2>&1; }; then
+  missing+=(libsqlite3-dev)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "layoutbench: installing ${missing[*]} with apt-get" >&2

@@ -52,6 +52,8 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var history: HistoryOptions
+
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
@@ -99,6 +101,10 @@ struct BenchCommand: ParsableCommand {
                                             color: isatty(STDOUT_FILENO) != 0))
         }
         print("report: \(folder.appendingPathComponent("report.json").path)\(interruptRequested.load(ordering: .relaxed) ? " (interrupted: partial)" : "")")
+        // A run cut short is no point of a series: only finished runs are recorded.
+        if !interruptRequested.load(ordering: .relaxed) {
+            try history.recordBench(report, at: folder.appendingPathComponent("report.json"), compare: baselineReport == nil)
+        }
     }
 
     static func loadBench(_ path: String) throws -> BenchReport {

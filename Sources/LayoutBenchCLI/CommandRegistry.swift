@@ -15,6 +15,7 @@ enum CommandRegistry {
         ExportLPCommand.self,
         ReportCommand.self,
         ImportCommand.self,
+        HistoryCommand.self,
         WorkerCommand.self,
     ]
 }

@@ -93,6 +93,11 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "Keep findings whole instead of reducing them.")
     var noReduce = false
 
+    @OptionGroup var history: HistoryOptions
+
+    @Option(help: "Fail (exit status 1) only for wrong findings in these history states (new, back, open), e.g. new,back; replaces the default failure on any wrong finding.")
+    var failOn: String?
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
@@ -100,6 +105,8 @@ struct FuzzCommand: ParsableCommand {
     var failOnWrong = true
 
     func validate() throws {
+        if failOn != nil && history.disabled { throw ValidationError("--fail-on needs the history (drop --no-history)") }
+        _ = try HistoryOptions.states(failOn)
         if cases == nil && time == nil { throw ValidationError("give --cases, --time or both") }
         if let cases, cases < 0 { throw ValidationError("--cases must not be negative") }
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
@@ -157,6 +164,18 @@ struct FuzzCommand: ParsableCommand {
             }
         }
         print(FuzzSummaryText.render(report, reducedSizes: report.findings.map(\.reducedConstraints)))
+        // A shard is recorded by the `report merge` of its campaign.
+        let failing = report.shardCount > 1 ? [] : try history.recordFuzz(
+            at: runner.reportURL, source: "fuzz", backends: report.backends, failOn: try HistoryOptions.states(failOn))
+        if failOn != nil {
+            // --fail-on decides the exit status alone: the known findings do not fail the run.
+            print("report: \(runner.reportURL.path)")
+            guard failing.isEmpty else {
+                printError("failing for \(failing.count) findings in states \(failOn ?? ""): \(failing.joined(separator: ", "))")
+                throw ExitStatus.internalFailure  // a check that found something
+            }
+            return
+        }
         print("report: \(runner.reportURL.path)")
         if failOnWrong && report.wrongOccurrences > 0 { throw ExitStatus.wrongFindings }
     }

@@ -39,6 +39,8 @@ struct ReportHTMLCommand: ParsableCommand {
     @Option(help: "The smallest change of a median, in percent of the baseline's, that can count as a regression.")
     var minChange: Double = 5
 
+    @OptionGroup var history: HistoryFile
+
     func validate() throws {
         try ReportFiles.validate(minChange: minChange)
     }
@@ -46,9 +48,10 @@ struct ReportHTMLCommand: ParsableCommand {
     func run() throws {
         let (document, baselineDocument) = try ReportFiles.loadPair(report, baseline: baseline)
         let target = output ?? ReportFiles.replacingExtension(of: report, with: "html")
-        let options = RenderOptions(
+        var options = RenderOptions(
             reproPrefix: ReportFiles.reproPrefix(report: report, output: target),
             rule: RegressionRule(minimumRelativeChange: minChange / 100))
+        options.findingHistory = try history.notes(forReportAt: report)
         try ReportFiles.write(HTMLReport.render(document, baseline: baselineDocument, options: options), to: target)
         if target != "-" { print("wrote \(target)") }
     }
@@ -77,15 +80,18 @@ struct ReportMarkdownCommand: ParsableCommand {
     @Option(help: "The smallest change of a median, in percent of the baseline's, that can count as a regression.")
     var minChange: Double = 5
 
+    @OptionGroup var history: HistoryFile
+
     func validate() throws {
         try ReportFiles.validate(minChange: minChange)
     }
 
     func run() throws {
         let (document, baselineDocument) = try ReportFiles.loadPair(report, baseline: baseline)
-        let options = RenderOptions(
+        var options = RenderOptions(
             reproPrefix: ReportFiles.reproPrefix(report: report, output: output),
             rule: RegressionRule(minimumRelativeChange: minChange / 100))
+        options.findingHistory = try history.notes(forReportAt: report)
         try ReportFiles.write(MarkdownReport.render(document, baseline: baselineDocument, options: options), to: output)
     }
 }

@@ -20,11 +20,15 @@ struct ReportMergeCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The merged folder (report.json and findings/).")
     var output: String
 
+    @OptionGroup var history: HistoryOptions
+
     func run() throws {
         do {
             let report = try ReportMerge.merge(inputs: inputs.map { URL(fileURLWithPath: $0) }, into: URL(fileURLWithPath: output))
             print(FuzzSummaryText.render(report, reducedSizes: report.findings.map(\.reducedConstraints)))
             print("report: \(output)/report.json")
+            _ = try history.recordFuzz(
+                at: URL(fileURLWithPath: output).appendingPathComponent("report.json"), source: "merge", backends: report.backends, failOn: [])
         } catch let error as ReportMerge.MergeError {
             printError("\(error)")
             throw ExitStatus.invalidInput

@@ -11,6 +11,7 @@ public enum HTMLReport {
             renderBench(report, baseline: baseline, options: options, into: &page)
         case .fuzz(let report):
             renderFuzz(report, baseline: baseline, options: options, into: &page)
+            if !options.findingHistory.isEmpty { page.add(FindingStatesSection.html(options.findingHistory)) }
         }
         return page.html
     }

@@ -9,7 +9,9 @@ public enum MarkdownReport {
         var lines: [String]
         switch document {
         case .bench(let report): lines = bench(report, baseline: baseline, options: options)
-        case .fuzz(let report): lines = fuzz(report, baseline: baseline, options: options)
+        case .fuzz(let report):
+            lines = fuzz(report, baseline: baseline, options: options)
+            if !options.findingHistory.isEmpty { lines += FindingStatesSection.markdown(options.findingHistory) }
         }
         while lines.last == "" { lines.removeLast() }
         return lines.joined(separator: "\n") + "\n"

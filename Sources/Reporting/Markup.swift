@@ -1,8 +1,8 @@
 /// Escaping for text that came from a document (family names, notes, details are
 /// user-supplied) before it goes into HTML, SVG, Markdown or a shell command line.
-enum Markup {
+public enum Markup {
     /// Text safe inside an HTML or SVG element or a double-quoted attribute.
-    static func html(_ text: String) -> String {
+    public static func html(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {
@@ -39,7 +39,7 @@ enum Markup {
 
     /// A shell word: left bare when it only holds characters no shell interprets, otherwise
     /// single-quoted.
-    static func shellWord(_ text: String) -> String {
+    public static func shellWord(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
             ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "._/-+=:,@".unicodeScalars.contains($0)
         }

@@ -6,6 +6,9 @@ public struct RenderOptions: Sendable, Hashable {
     public var reproPrefix: String
     /// The rule that flags regressions against a baseline.
     public var rule: RegressionRule
+    /// For a fuzz report recorded in the history: its signatures' states (new, open, fixed,
+    /// back), shown in a section of their own; empty shows none.
+    public var findingHistory: [FindingHistoryNote] = []
 
     /// Options with links relative to the report's own folder and the standard rule by default.
     public init(reproPrefix: String = "", rule: RegressionRule = .standard) {

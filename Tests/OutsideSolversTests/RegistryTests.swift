@@ -16,7 +16,7 @@ import Testing
               "command": ["no-such-program-\(UUID().uuidString)"], "check": ["false"],
               "install": "apt-get install absent-solver"}]}
             """.utf8).write(to: manifest)
-        let environment = ["LAYOUTBENCH_SOLVERS_MANIFEST": manifest.path]
+        let environment = ["LAYOUTBENCH_SOLVERS_MANIFEST": manifest.path, "LAYOUTBENCH_HISTORY": "off"]
         let listed = try run([executable, "backends"], environment: environment)
         #expect(listed.status == 0)
         #expect(listed.output.contains("absent"))

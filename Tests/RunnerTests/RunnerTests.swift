@@ -166,6 +166,7 @@ func layoutbenchExecutable() throws -> URL {
 @discardableResult
 func runCLI(_ arguments: [String], environment: [String: String] = [:], until: (() -> Bool)? = nil) throws -> Int32 {
     var env = ProcessInfo.processInfo.environment
+    env["LAYOUTBENCH_HISTORY"] = "off"  // the suite's campaigns are not nights to remember
     for (k, v) in environment { env[k] = v }
     let child = try ChildProcess(
         executable: try layoutbenchExecutable().path, arguments: arguments, environment: env,
