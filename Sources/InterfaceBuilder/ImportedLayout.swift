@@ -60,11 +60,21 @@ public struct ImportedLayout: Sendable {
     public var misplacedViews: [String]
     /// IDs of views IB marks `ambiguous="YES"`.
     public var ambiguousViews: [String]
+    /// How the Xcode that saved the file rounded the frames it stored.
+    public var storedFrameRounding: StoredFrameRounding
+    /// Image views showing a symbol or template image: their stored frame is not the
+    /// rectangle Auto Layout places (``ViewCatalog/showsSymbolImage(_:)``).
+    public var symbolImageItems: Set<String>
 
     /// The file's required constraints (`ib_…`) that the stored frames break by more than a
     /// pixel (rounding of stored frames aside): the file is stale, or UIKit broke one of them.
     public var constraintsBrokenByStoredFrames: [String] {
-        let tolerance = 1 / device.scale + 1e-6
+        violatedRequiredConstraints(tolerance: 1 / device.scale + 1e-6) { _ in true }
+    }
+
+    /// The file's required constraints that the stored frames break by more than
+    /// `tolerance`, among those `considered` accepts, as `NAME by AMOUNT`.
+    private func violatedRequiredConstraints(tolerance: Double, considered: (Constraint) -> Bool) -> [String] {
         var values = [Double](repeating: .nan, count: system.variableCount)
         for (index, item) in system.items.enumerated().dropFirst() {
             guard let frame = storedGlobalFrames[item.name] else { continue }
@@ -74,7 +84,8 @@ public struct ImportedLayout: Sendable {
         let lowered = system.lowered(as: Double.self)
         for row in lowered.rows where row.isRequired {
             let name = system.constraintName(row.constraintIndex)
-            guard name.hasPrefix("ib_"), row.terms.allSatisfy({ !values[$0.variable].isNaN }) else { continue }
+            guard name.hasPrefix("ib_"), row.terms.allSatisfy({ !values[$0.variable].isNaN }),
+                  considered(system.constraints[row.constraintIndex]) else { continue }
             let d = row.value(at: values)
             let violated: Bool
             switch row.relation {
@@ -85,6 +96,23 @@ public struct ImportedLayout: Sendable {
             if violated { broken.append("\(name) by \(Self.number((d * 1000).rounded() / 1000))") }
         }
         return broken
+    }
+
+    /// The mechanical test for a stale file: the file's required constraints (`ib_…`) that
+    /// the stored frames break by more than a point — more than any rounding, pixel or
+    /// whole-point, can explain — leaving out constraints on baselines (text metrics are
+    /// modelled, not stored) and on symbol images (their alignment rectangle is not known).
+    /// Such frames contradict the file's own constraints, so Xcode would mark the views
+    /// misplaced on opening the file; a root that disagrees for such a file is stale, not an
+    /// approximation of the importer. Empty when the stored frames fit the constraints.
+    public var staleEvidence: [String] {
+        violatedRequiredConstraints(tolerance: 1 + 1e-6) { constraint in
+            let references = [constraint.first] + (constraint.second.map { [$0] } ?? [])
+            return references.allSatisfy { reference in
+                ![.firstBaseline, .lastBaseline].contains(reference.attribute)
+                    && !symbolImageItems.contains(system.items[reference.item].name)
+            }
+        }
     }
 
     /// True when Xcode itself marks a view of this root misplaced or ambiguous: the stored
