@@ -158,6 +158,24 @@ public struct AppsManifest: Codable, Sendable, Hashable {
 
         public init(app: String) { self.app = app }
 
+        enum CodingKeys: String, CodingKey {
+            case app, files, roots, imported, skipped, markedByXcode, clean, agreeing, stale
+        }
+
+        /// Reads manifests written before stale roots were counted (no `stale`: none).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            app = try c.decode(String.self, forKey: .app)
+            files = try c.decode(Int.self, forKey: .files)
+            roots = try c.decode(Int.self, forKey: .roots)
+            imported = try c.decode(Int.self, forKey: .imported)
+            skipped = try c.decode(Int.self, forKey: .skipped)
+            markedByXcode = try c.decode(Int.self, forKey: .markedByXcode)
+            clean = try c.decode(Int.self, forKey: .clean)
+            agreeing = try c.decode(Int.self, forKey: .agreeing)
+            stale = try c.decodeIfPresent(Int.self, forKey: .stale) ?? 0
+        }
+
         /// Clean roots less stale ones: what agreement is measured on.
         public var measured: Int { clean - stale }
 
