@@ -154,6 +154,35 @@ import Testing
         #expect(symbol.constraintsBrokenByStoredFrames == ["ib_h by 30"])
     }
 
+    /// Text metrics are modelled, not stored: stored frames that break a baseline constraint
+    /// are no evidence of a stale file.
+    @Test func baselineConstraintsAreNoStaleEvidence() throws {
+        let text = iOSXib("""
+            <view contentMode="scaleToFill" id="root">
+                \(frame(0, 0, 320, 100))
+                <subviews>
+                    <label opaque="NO" userInteractionEnabled="NO" text="A" translatesAutoresizingMaskIntoConstraints="NO" id="a">
+                        \(frame(10, 10, 40, 20.5))
+                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                    </label>
+                    <label opaque="NO" userInteractionEnabled="NO" text="B" translatesAutoresizingMaskIntoConstraints="NO" id="b">
+                        \(frame(60, 15, 40, 20.5))
+                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                    </label>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="10" id="ax"/>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="10" id="ay"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="a" secondAttribute="trailing" constant="10" id="bx"/>
+                    <constraint firstItem="b" firstAttribute="baseline" secondItem="a" secondAttribute="baseline" id="by"/>
+                </constraints>
+            </view>
+            """)
+        let layout = try onlyLayout(text)
+        #expect(layout.constraintsBrokenByStoredFrames == ["ib_by by 5"])
+        #expect(layout.staleEvidence.isEmpty)
+    }
+
     /// AppKit template images are symbols too.
     @Test func templateImagesAreSymbols() throws {
         let text = macXib("""
