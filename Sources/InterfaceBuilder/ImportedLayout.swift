@@ -125,6 +125,7 @@ public struct ImportedLayout: Sendable {
         var header = "# Imported from Interface Builder by `layoutbench import ib`.\n"
         header += "# source: \(sourceFile)\n"
         header += "# root: \(rootKind.rawValue) \(rootID) (\(platform.rawValue), device \(device.id), scale \(Self.number(device.scale)))\n"
+        header += "# stored frames rounded: \(storedFrameRounding.rawValue)\n"
         if !misplacedViews.isEmpty { header += "# xcode-misplaced: \(misplacedViews.joined(separator: " "))\n" }
         if !ambiguousViews.isEmpty { header += "# xcode-ambiguous: \(ambiguousViews.joined(separator: " "))\n" }
         header += "# items (name = IB object):\n"
@@ -142,11 +143,11 @@ public struct ImportedLayout: Sendable {
 
     /// `NAME.expected.json`: the spec's result form with IB's frames. IB stores no objective
     /// or ambiguity, so `compare` says that only frames are meant to be compared, after
-    /// rounding to `scale`.
+    /// rounding to `scale` as `rounding` says.
     public var expectedJSON: Data {
         let document = ExpectedDocument(
             status: "optimal", frames: expectedFrames, objective: [], ambiguous: [], broken: [], conflict: [],
-            compare: ["frames"], scale: device.scale, source: "interface-builder")
+            compare: ["frames"], scale: device.scale, rounding: storedFrameRounding.rawValue, source: "interface-builder")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Sorted keys make the file byte-stable across runs.
@@ -163,6 +164,8 @@ public struct ImportedLayout: Sendable {
         var conflict: [String]
         var compare: [String]
         var scale: Double
+        /// How the stored frames were rounded (``StoredFrameRounding``).
+        var rounding: String
         var source: String
     }
 

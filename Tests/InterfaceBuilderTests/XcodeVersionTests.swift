@@ -49,6 +49,10 @@ import Testing
     @Test func xcode9FilesMayStoreWholePoints() throws {
         let xcode9 = try onlyLayout(Self.centredSquare(x: 38, y: 52, tools: "14109"))
         #expect(xcode9.storedFrameRounding == .devicePixelsOrWholePoints)
+        // Said in the header and the expected answer, for readers of the files.
+        #expect(xcode9.layoutText.contains("# stored frames rounded: devicePixelsOrWholePoints\n"))
+        let expected = try #require(JSONSerialization.jsonObject(with: xcode9.expectedJSON) as? [String: Any])
+        #expect(expected["rounding"] as? String == "devicePixelsOrWholePoints")
         #expect(try Self.agreement(Self.centredSquare(x: 38, y: 52, tools: "14109")).agrees)
         #expect(try Self.agreement(Self.centredSquare(x: 37.5, y: 51.5, tools: "14109")).agrees)
         // Whole points the other way (37, 51) are neither rounding.
