@@ -43,14 +43,17 @@ public enum AppCorpus {
                         r.agrees = agreement.agrees
                         if !agreement.agrees {
                             r.mismatches = Array(agreement.mismatches.prefix(4))
-                            let stale = layout.constraintsBrokenByStoredFrames
-                            if !stale.isEmpty { r.brokenByStoredFrames = stale }
+                            let broken = layout.constraintsBrokenByStoredFrames
+                            if !broken.isEmpty { r.brokenByStoredFrames = broken }
+                            let stale = layout.staleEvidence
+                            if r.xcode == .clean && !stale.isEmpty { r.stale = stale }
                         }
                     } else {
                         r.agrees = false
                         r.mismatches = ["the solver gave no solution"]
                     }
-                    r.explanation = explanations["\(relative)#\(layout.rootID)"]
+                    // An explanation is kept only while the root still disagrees.
+                    if r.agrees != true { r.explanation = explanations["\(relative)#\(layout.rootID)"] }
                     entry.roots.append(r)
                 }
                 for skipped in imported.skipped {
@@ -81,7 +84,7 @@ public enum AppCorpus {
                 a.imported += 1
                 guard r.xcode == .clean else { a.markedByXcode += 1; continue }
                 a.clean += 1
-                if r.agrees == true { a.agreeing += 1 }
+                if r.agrees == true { a.agreeing += 1 } else if r.stale != nil { a.stale += 1 }
             }
             apps[name] = a
         }
@@ -113,6 +116,10 @@ public struct AppsManifest: Codable, Sendable, Hashable {
         /// Required constraints of the file that the stored frames break (the file is stale,
         /// or UIKit broke another constraint than the format's rule picks).
         public var brokenByStoredFrames: [String]?
+        /// Set for a clean root that does not agree when the file is stale: the required
+        /// constraints its stored frames break beyond rounding (``ImportedLayout/staleEvidence``).
+        /// Such a root is left out of the agreement rate.
+        public var stale: [String]?
         /// Why a root does not agree: an approximation of the importer, or a stale file
         /// (written by hand; kept when the manifest is regenerated).
         public var explanation: String?
@@ -146,11 +153,34 @@ public struct AppsManifest: Codable, Sendable, Hashable {
         public var clean = 0
         /// Clean roots whose rounded frames equal the stored ones: the floor the tests hold.
         public var agreeing = 0
+        /// Clean roots that do not agree because the file is stale (``Root/stale``).
+        public var stale = 0
 
         public init(app: String) { self.app = app }
 
-        /// agreeing / clean.
-        public var agreementRate: Double { clean == 0 ? 1 : Double(agreeing) / Double(clean) }
+        enum CodingKeys: String, CodingKey {
+            case app, files, roots, imported, skipped, markedByXcode, clean, agreeing, stale
+        }
+
+        /// Reads manifests written before stale roots were counted (no `stale`: none).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            app = try c.decode(String.self, forKey: .app)
+            files = try c.decode(Int.self, forKey: .files)
+            roots = try c.decode(Int.self, forKey: .roots)
+            imported = try c.decode(Int.self, forKey: .imported)
+            skipped = try c.decode(Int.self, forKey: .skipped)
+            markedByXcode = try c.decode(Int.self, forKey: .markedByXcode)
+            clean = try c.decode(Int.self, forKey: .clean)
+            agreeing = try c.decode(Int.self, forKey: .agreeing)
+            stale = try c.decodeIfPresent(Int.self, forKey: .stale) ?? 0
+        }
+
+        /// Clean roots less stale ones: what agreement is measured on.
+        public var measured: Int { clean - stale }
+
+        /// agreeing / measured.
+        public var agreementRate: Double { measured == 0 ? 1 : Double(agreeing) / Double(measured) }
     }
 
     public var schema = "layoutbench.apps-manifest/1"

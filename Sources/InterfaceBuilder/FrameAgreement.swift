@@ -49,6 +49,31 @@ public enum PixelRounding {
     }
 }
 
+/// How the Xcode that saved a file rounded the frames it stored, read from the document's
+/// `toolsVersion` (Apple numbers its tools by Xcode release: 12xxx is Xcode 8, 13000–14299
+/// Xcode 9, 14313 and on Xcode 10 and later).
+public enum StoredFrameRounding: String, Sendable, Hashable, Codable {
+    /// UIKit's rounding of edges on the device's pixels (``PixelRounding/roundedFrames(of:globalFrames:scale:)``).
+    case devicePixels
+    /// Xcode 9's iOS files hold frames of two kinds side by side: on the device's pixels, and
+    /// on whole points with each of x, y, width and height rounded on its own, halves away from
+    /// zero (the corpus's five Xcode 9 storyboards store 37.5 as 38, 166.5 as 167, a 269.6-point
+    /// height as 270 at y 34 — an edge rounding would give 269 — next to views stored at 137.5
+    /// and 42.5 in the same files; no file of another version stores a half pixel this way).
+    /// Which kind a view got is not recorded (it depends on when IB last laid it out), so a
+    /// component agrees when it equals either rounding.
+    case devicePixelsOrWholePoints
+    /// Xcode for macOS: whole points in the superview's AppKit coordinates
+    /// (``PixelRounding/appKitFrames(of:localFrames:scale:upwardItems:)``).
+    case appKitPoints
+
+    /// The rounding of a document of this platform saved by this tools version (0: unknown).
+    public static func of(platform: IBPlatform, toolsVersion: Double) -> StoredFrameRounding {
+        if platform == .macOS { return .appKitPoints }
+        return (13000..<14300).contains(toolsVersion) ? .devicePixelsOrWholePoints : .devicePixels
+    }
+}
+
 /// How a solution's frames compare with the frames Xcode stored.
 public struct FrameAgreement: Sendable, Hashable {
     /// `item.x = 12.5, stored 13` for every compared component that differs after rounding.
@@ -75,6 +100,12 @@ public struct FrameAgreement: Sendable, Hashable {
             return
         }
         let frames: [[Double]]
+        var wholePoints: [[Double]]? = nil
+        if layout.storedFrameRounding == .devicePixelsOrWholePoints {
+            wholePoints = system.frames(values: solution.values, global: false).map { frame in
+                frame.map { $0.rounded(.toNearestOrAwayFromZero) }
+            }
+        }
         if layout.platform == .macOS {
             let upward = Set(system.items.indices.filter { layout.yUpItems.contains(system.items[$0].name) })
             frames = PixelRounding.appKitFrames(of: system, localFrames: system.frames(values: solution.values, global: false),
@@ -91,6 +122,7 @@ public struct FrameAgreement: Sendable, Hashable {
             for (k, value) in expected.enumerated() {
                 guard let value else { continue }
                 compared += 1
+                if let whole = wholePoints, abs(whole[index - 1][k] - value) <= tolerance { continue }
                 if abs(rounded[k] - value) > tolerance {
                     mismatches.append("\(name).\(names[k]) = \(ImportedLayout.number(rounded[k])), stored \(ImportedLayout.number(value))")
                 }

@@ -60,11 +60,21 @@ public struct ImportedLayout: Sendable {
     public var misplacedViews: [String]
     /// IDs of views IB marks `ambiguous="YES"`.
     public var ambiguousViews: [String]
+    /// How the Xcode that saved the file rounded the frames it stored.
+    public var storedFrameRounding: StoredFrameRounding
+    /// Image views showing a symbol or template image: their stored frame is not the
+    /// rectangle Auto Layout places (``ViewCatalog/showsSymbolImage(_:)``).
+    public var symbolImageItems: Set<String>
 
     /// The file's required constraints (`ib_…`) that the stored frames break by more than a
     /// pixel (rounding of stored frames aside): the file is stale, or UIKit broke one of them.
     public var constraintsBrokenByStoredFrames: [String] {
-        let tolerance = 1 / device.scale + 1e-6
+        violatedRequiredConstraints(tolerance: 1 / device.scale + 1e-6) { _ in true }
+    }
+
+    /// The file's required constraints that the stored frames break by more than
+    /// `tolerance`, among those `considered` accepts, as `NAME by AMOUNT`.
+    private func violatedRequiredConstraints(tolerance: Double, considered: (Constraint) -> Bool) -> [String] {
         var values = [Double](repeating: .nan, count: system.variableCount)
         for (index, item) in system.items.enumerated().dropFirst() {
             guard let frame = storedGlobalFrames[item.name] else { continue }
@@ -74,7 +84,8 @@ public struct ImportedLayout: Sendable {
         let lowered = system.lowered(as: Double.self)
         for row in lowered.rows where row.isRequired {
             let name = system.constraintName(row.constraintIndex)
-            guard name.hasPrefix("ib_"), row.terms.allSatisfy({ !values[$0.variable].isNaN }) else { continue }
+            guard name.hasPrefix("ib_"), row.terms.allSatisfy({ !values[$0.variable].isNaN }),
+                  considered(system.constraints[row.constraintIndex]) else { continue }
             let d = row.value(at: values)
             let violated: Bool
             switch row.relation {
@@ -87,6 +98,23 @@ public struct ImportedLayout: Sendable {
         return broken
     }
 
+    /// The mechanical test for a stale file: the file's required constraints (`ib_…`) that
+    /// the stored frames break by more than a point — more than any rounding, pixel or
+    /// whole-point, can explain — leaving out constraints on baselines (text metrics are
+    /// modelled, not stored) and on symbol images (their alignment rectangle is not known).
+    /// Such frames contradict the file's own constraints, so Xcode would mark the views
+    /// misplaced on opening the file; a root that disagrees for such a file is stale, not an
+    /// approximation of the importer. Empty when the stored frames fit the constraints.
+    public var staleEvidence: [String] {
+        violatedRequiredConstraints(tolerance: 1 + 1e-6) { constraint in
+            let references = [constraint.first] + (constraint.second.map { [$0] } ?? [])
+            return references.allSatisfy { reference in
+                ![.firstBaseline, .lastBaseline].contains(reference.attribute)
+                    && !symbolImageItems.contains(system.items[reference.item].name)
+            }
+        }
+    }
+
     /// True when Xcode itself marks a view of this root misplaced or ambiguous: the stored
     /// frames are then not an answer of the constraints.
     public var isMarkedByXcode: Bool { !misplacedViews.isEmpty || !ambiguousViews.isEmpty }
@@ -97,6 +125,7 @@ public struct ImportedLayout: Sendable {
         var header = "# Imported from Interface Builder by `layoutbench import ib`.\n"
         header += "# source: \(sourceFile)\n"
         header += "# root: \(rootKind.rawValue) \(rootID) (\(platform.rawValue), device \(device.id), scale \(Self.number(device.scale)))\n"
+        header += "# stored frames rounded: \(storedFrameRounding.rawValue)\n"
         if !misplacedViews.isEmpty { header += "# xcode-misplaced: \(misplacedViews.joined(separator: " "))\n" }
         if !ambiguousViews.isEmpty { header += "# xcode-ambiguous: \(ambiguousViews.joined(separator: " "))\n" }
         header += "# items (name = IB object):\n"
@@ -114,11 +143,11 @@ public struct ImportedLayout: Sendable {
 
     /// `NAME.expected.json`: the spec's result form with IB's frames. IB stores no objective
     /// or ambiguity, so `compare` says that only frames are meant to be compared, after
-    /// rounding to `scale`.
+    /// rounding to `scale` as `rounding` says.
     public var expectedJSON: Data {
         let document = ExpectedDocument(
             status: "optimal", frames: expectedFrames, objective: [], ambiguous: [], broken: [], conflict: [],
-            compare: ["frames"], scale: device.scale, source: "interface-builder")
+            compare: ["frames"], scale: device.scale, rounding: storedFrameRounding.rawValue, source: "interface-builder")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Sorted keys make the file byte-stable across runs.
@@ -135,6 +164,8 @@ public struct ImportedLayout: Sendable {
         var conflict: [String]
         var compare: [String]
         var scale: Double
+        /// How the stored frames were rounded (``StoredFrameRounding``).
+        var rounding: String
         var source: String
     }
 

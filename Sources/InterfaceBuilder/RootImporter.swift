@@ -99,8 +99,11 @@ struct RootImporter {
             }
         }
         var storedGlobal: [String: [Double]] = [:]
-        for item in assembly.items.dropFirst() where item.view != nil {
+        var symbolImages: Set<String> = []
+        for item in assembly.items.dropFirst() {
+            guard let view = item.view else { continue }
             if let g = item.storedGlobal { storedGlobal[item.name] = g.components }
+            if ViewCatalog.showsSymbolImage(view) { symbolImages.insert(item.name) }
         }
         for item in assembly.items {
             sources[item.name] = item.source
@@ -114,7 +117,8 @@ struct RootImporter {
             device: document.device, system: system, itemSources: sources,
             itemForObject: Dictionary(assembly.items.compactMap { item in item.view.map { ($0.id, item.name) } }, uniquingKeysWith: { a, _ in a }),
             expectedFrames: expected, notes: notes,
-            storedGlobalFrames: storedGlobal, yUpItems: yUpItems(), misplacedViews: misplaced, ambiguousViews: ambiguous)
+            storedGlobalFrames: storedGlobal, yUpItems: yUpItems(), misplacedViews: misplaced, ambiguousViews: ambiguous,
+            storedFrameRounding: .of(platform: platform, toolsVersion: document.toolsVersion), symbolImageItems: symbolImages)
     }
 
     /// macOS items under a superview that is not flipped.

@@ -112,7 +112,7 @@ enum ViewCatalog {
             switch (cell?["type"], cell?["bezelStyle"], cell?["controlSize"]) {
             case ("push"?, "rounded"?, nil), ("push"?, "rounded"?, "regular"?):
                 if current { return .zero }
-                return bigSur ? IBInsets(top: 4, left: 7, bottom: 7, right: 7) : IBInsets(top: 4, left: 6, bottom: 7, right: 6)
+                return bigSur ? IBInsets(top: 5, left: 7, bottom: 7, right: 7) : IBInsets(top: 4, left: 6, bottom: 7, right: 6)
             case ("smallSquare"?, "smallSquare"?, _):
                 return current ? IBInsets(top: 1, left: 0, bottom: 1, right: 0) : .zero
             default:
@@ -133,6 +133,19 @@ enum ViewCatalog {
             return .zero
         default:
             return .zero
+        }
+    }
+
+    /// Image views showing an SF Symbol (`catalog="system"` on the view, its image reference
+    /// or its cell) or an AppKit template image (`…Template`, drawn from symbols since macOS
+    /// 11): Auto Layout aligns the symbol's alignment rectangle, which depends on the symbol's
+    /// glyph metrics that no file states, so the stored frame is not the item's rectangle.
+    static func showsSymbolImage(_ view: IBView) -> Bool {
+        guard view.element == "imageView" else { return false }
+        let node = view.node
+        let sources = [node, node.child(key: "cell"), node.child("imageReference", key: "image")].compactMap { $0 }
+        return sources.contains { source in
+            source["catalog"] == "system" || (source["image"]?.hasSuffix("Template") ?? false)
         }
     }
 }

@@ -70,6 +70,7 @@ struct ImportIBCommand: ParsableCommand {
         var skipped = 0
         var clean = 0
         var agreeing = 0
+        var staleRoots = 0
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
         var usedNames: Set<String> = []
         for file in Self.inputFiles(paths) {
@@ -95,13 +96,15 @@ struct ImportIBCommand: ParsableCommand {
                 let verdict: String
                 if let solution = solve(layout.system) {
                     let agreement = FrameAgreement(layout: layout, solution: solution)
+                    let stale = agreement.agrees || layout.isMarkedByXcode ? [] : layout.staleEvidence
                     if !layout.isMarkedByXcode {
                         clean += 1
-                        if agreement.agrees { agreeing += 1 }
+                        if agreement.agrees { agreeing += 1 } else if !stale.isEmpty { staleRoots += 1 }
                     }
-                    let stale = agreement.agrees ? [] : layout.constraintsBrokenByStoredFrames
-                    verdict = agreement.agrees ? "agrees" : "differs: " + agreement.mismatches.prefix(3).joined(separator: "; ")
-                        + (stale.isEmpty ? "" : " [stored frames break \(stale.prefix(3).joined(separator: ", "))]")
+                    let broken = agreement.agrees ? [] : layout.constraintsBrokenByStoredFrames
+                    verdict = agreement.agrees ? "agrees" : (stale.isEmpty ? "" : "[stale file] ") + "differs: "
+                        + agreement.mismatches.prefix(3).joined(separator: "; ")
+                        + (broken.isEmpty ? "" : " [stored frames break \(broken.prefix(3).joined(separator: ", "))]")
                 } else {
                     verdict = "no solution"
                 }
@@ -112,7 +115,8 @@ struct ImportIBCommand: ParsableCommand {
         }
         print("\(imported) roots imported, \(skipped) skipped\(unreadable > 0 ? ", \(unreadable) files unreadable" : "")")
         if check {
-            print("agreement with Xcode's frames on roots Xcode does not mark: \(agreeing)/\(clean)")
+            print("agreement with Xcode's frames on roots Xcode does not mark, stale files aside: \(agreeing)/\(clean - staleRoots)"
+                + " (\(staleRoots) stale)")
         }
         if unreadable > 0 { throw ExitStatus.invalidInput }
     }
@@ -152,7 +156,7 @@ struct ImportIBCommand: ParsableCommand {
         try FindingStore.atomicWrite(data, to: URL(fileURLWithPath: path))
         for app in manifest.apps {
             let rate = String(format: "%.1f%%", 100 * app.agreementRate)
-            print("\(app.app): \(app.roots) roots, \(app.imported) imported, \(app.skipped) skipped, \(app.markedByXcode) marked by Xcode, agreement \(app.agreeing)/\(app.clean) (\(rate))")
+            print("\(app.app): \(app.roots) roots, \(app.imported) imported, \(app.skipped) skipped, \(app.markedByXcode) marked by Xcode, \(app.stale) stale, agreement \(app.agreeing)/\(app.measured) (\(rate))")
         }
         print("wrote \(path)")
     }

@@ -59,11 +59,18 @@ struct AppCorpusTests {
             let now = try #require(current.apps.first { $0.app == app.app })
             #expect(now.agreeing >= app.agreeing, "\(app.app): \(now.agreeing) roots agree, the floor is \(app.agreeing)")
             #expect(now.clean == app.clean, "\(app.app)")
+            #expect(now.stale == app.stale, "\(app.app): \(now.stale) stale roots, recorded \(app.stale)")
         }
+        // The target: 95% of the clean roots that are not stale agree.
+        let agreeing = recorded.apps.map(\.agreeing).reduce(0, +)
+        let measured = recorded.apps.map(\.measured).reduce(0, +)
+        #expect(Double(agreeing) >= 0.95 * Double(measured), "\(agreeing)/\(measured)")
         // Every clean root that does not agree is explained.
         for file in recorded.files {
             for root in file.roots where root.outcome == .imported && root.xcode == .clean && root.agrees != true {
                 #expect(root.explanation != nil, "\(file.file) \(root.id) disagrees without an explanation")
+                // A stale root has the mechanical evidence and is explained as stale.
+                if root.stale != nil { #expect(root.explanation?.hasPrefix("stale file") == true, "\(file.file) \(root.id)") }
             }
         }
     }
