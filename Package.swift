@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Runner", targets: ["Runner"]),
         .library(name: "InterfaceBuilder", targets: ["InterfaceBuilder"]),
         .library(name: "OutsideSolvers", targets: ["OutsideSolvers"]),
+        .library(name: "MathematicalProgramming", targets: ["MathematicalProgramming"]),
+        .library(name: "ExactLP", targets: ["ExactLP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +59,10 @@ let package = Package(
             name: "OutsideSolvers",
             dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
         ),
+        // General linear programs with exact data, and the MPS reader (docs/netlib.md).
+        .target(name: "MathematicalProgramming", dependencies: ["ExactArithmetic", "ChildProcesses"]),
+        // The exact simplex as a general LP solver with certificates, and their checker.
+        .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic"]),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.
@@ -77,7 +83,7 @@ let package = Package(
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 "InterfaceBuilder",
-                "OutsideSolvers",
+                "OutsideSolvers", "MathematicalProgramming", "ExactLP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -125,6 +131,7 @@ let package = Package(
             name: "FuzzingTests",
             dependencies: ["Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic"]
         ),
+        .testTarget(name: "ExactLPTests", dependencies: ["ExactLP", "MathematicalProgramming", "ExactArithmetic"]),
     ],
     swiftLanguageModes: [.v6]
 )
