@@ -15,6 +15,8 @@ enum CommandRegistry {
         ExportLPCommand.self,
         ReportCommand.self,
         ImportCommand.self,
+        SolveLPCommand.self,
+        BenchNetlibCommand.self,
         WorkerCommand.self,
     ]
 }
