@@ -52,8 +52,19 @@ public struct MPSReader {
         var column: Int
     }
 
-    /// Parses MPS text.
+    /// Parses MPS text: as free MPS, and when that fails, as fixed MPS (fields in columns
+    /// 2–3, 5–12, 15–22, 25–36, 40–47, 50–61, so names may hold spaces, as in Netlib's
+    /// forplan). When both fail, the free reading's error is reported.
     public func parse(_ data: Data) throws -> ExactLinearProgram {
+        do {
+            return try parse(data, fixed: false)
+        } catch let freeError as MPSError {
+            guard let program = try? parse(data, fixed: true) else { throw freeError }
+            return program
+        }
+    }
+
+    private func parse(_ data: Data, fixed: Bool) throws -> ExactLinearProgram {
         var lp = ExactLinearProgram()
         var section = Section.none
         var rowIndex: [Substring: Int] = [:]
@@ -93,14 +104,14 @@ public struct MPSReader {
             }
             if sawEnd { continue }
             if line.first == "*" { continue }
-            let tokens = Self.tokens(of: line)
+            let isHeader = !(line.first == " " || line.first == "\t")
+            let tokens = fixed && !isHeader ? Self.fixedTokens(of: line) : Self.tokens(of: line)
             if tokens.isEmpty { continue }
             func fail(_ token: Int, _ message: String) -> MPSError {
                 let column = token < tokens.count ? tokens[token].column : line.count + 1
                 return MPSError(file: file, line: lineNumber, column: column, message: message)
             }
 
-            let isHeader = !(line.first == " " || line.first == "\t")
             if isHeader {
                 let keyword = tokens[0].text.uppercased()
                 switch keyword {
@@ -367,6 +378,20 @@ public struct MPSReader {
         exponent -= fractionDigits
         guard exponent.magnitude <= 10_000 else { return nil }
         return Rational(decimalSignificand: String(decoding: digits, as: UTF8.self), exponent: exponent, negative: negative)
+    }
+
+    /// The nonempty fixed-MPS fields of a data line, trimmed.
+    private static func fixedTokens(of line: String) -> [Token] {
+        let characters = Array(line)
+        var result: [Token] = []
+        for (start, end) in [(2, 3), (5, 12), (15, 22), (25, 36), (40, 47), (50, 61)] where start <= characters.count {
+            let field = String(characters[(start - 1)..<min(end, characters.count)]).trimmingCharacters(in: .whitespaces)
+            if !field.isEmpty { result.append(Token(text: Substring(field), column: start)) }
+        }
+        if characters.count > 61, !String(characters[61...]).trimmingCharacters(in: .whitespaces).isEmpty {
+            return tokens(of: line)  // not fixed MPS: let the free reading's checks report it
+        }
+        return result
     }
 
     private static func tokens(of line: String) -> [Token] {
