@@ -62,7 +62,7 @@ let package = Package(
         // General linear programs with exact data, and the MPS reader (docs/netlib.md).
         .target(name: "MathematicalProgramming", dependencies: ["ExactArithmetic", "ChildProcesses"]),
         // The exact simplex as a general LP solver with certificates, and their checker.
-        .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic"]),
+        .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic", "ExactSimplex"]),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // Expected results, corpus replay; later the comparator, oracles and reducer.

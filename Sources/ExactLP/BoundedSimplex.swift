@@ -1,5 +1,6 @@
 import ExactArithmetic
 import Foundation
+import ExactSimplex
 import MathematicalProgramming
 
 /// What ``BoundedSimplex`` found.
@@ -24,6 +25,108 @@ public struct ExactLPResult: Sendable {
     public var phaseOnePivots: Int
     /// Basis changes made under Bland's rule after a run of degenerate pivots.
     public var blandPivots: Int
+    /// Pivots of the floating-point run whose final basis started the exact one (0 without).
+    public var floatPivots: Int = 0
+    /// Exact pivots that moved the start basis to the floating-point run's basis.
+    public var crashPivots: Int = 0
+
+    /// Every pivot and bound flip, floating-point and exact: the figure comparable with
+    /// other solvers' iteration counts.
+    public var totalIterations: Int { floatPivots + crashPivots + pivots + boundFlips }
+}
+
+extension ExactLPSolver {
+    /// The optimum of `lp` read off a basis in exact arithmetic, QSopt_ex's way: factor the
+    /// basis matrix exactly (ExactSimplex's sparse LU), put the nonbasic variables at their
+    /// bounds, solve `B z_B = −N z_N` and `yᵀB = c_Bᵀ`, and keep the answer only when
+    /// ``LPCertificateVerifier`` accepts `(x, y)`. Nil for a singular, infeasible or
+    /// non-optimal basis (the caller then pivots exactly).
+    static func verifiedBasis(_ lp: ExactLinearProgram, basis: [Int], atUpper: [Bool]) -> ExactLPResult? {
+        let n = lp.columnCount, m = lp.rowCount
+        func column(_ k: Int) -> [SparseEntry] {
+            k < n ? lp.columns[k].map { SparseEntry($0.row, $0.value) } : [SparseEntry(k - n, -1)]
+        }
+        guard case .factorized(let factors) = BasisFactorization.factorize(columns: basis.map(column)) else { return nil }
+        let isBasic = Set(basis)
+        let lower = lp.columnLower + lp.rowLower, upper = lp.columnUpper + lp.rowUpper
+        var z = [Rational](repeating: .zero, count: n + m)
+        var rightHandSide = [Rational](repeating: .zero, count: m)
+        for k in 0..<(n + m) where !isBasic.contains(k) {
+            z[k] = atUpper[k] ? (upper[k] ?? lower[k] ?? .zero) : (lower[k] ?? upper[k] ?? .zero)
+            if z[k].isZero { continue }
+            for entry in column(k) { rightHandSide[entry.index].addProduct(-entry.value, z[k]) }
+        }
+        let basic = factors.solve(rightHandSide.enumerated().compactMap { $0.element.isZero ? nil : SparseEntry($0.offset, $0.element) })
+        for (slot, k) in basis.enumerated() { z[k] = basic[slot] }
+        let cost = lp.sense == .minimize ? lp.objective : lp.objective.map { -$0 }
+        let y = factors.solveTransposed(basis.map { $0 < n ? cost[$0] : .zero })
+        let x = Array(z[0..<n])
+        let certificate = LPCertificate.optimal(x: x, y: y)
+        guard LPCertificateVerifier.failure(of: certificate, for: lp) == nil else { return nil }
+        return ExactLPResult(
+            status: .optimal, objective: lp.objectiveValue(x), certificate: certificate, pivots: 0, boundFlips: 0,
+            phaseOnePivots: 0, blandPivots: 0)
+    }
+}
+
+/// The general exact LP solver: an optional floating-point run of ``BoundedSimplex`` picks a
+/// basis (as QSopt_ex and SoPlex do), the rational tableau is pivoted to that basis, and the
+/// exact simplex continues from there to an answer it proves itself. A wrong or failed
+/// float run costs time only: every exact answer comes from exact pivots and carries a
+/// certificate.
+public enum ExactLPSolver {
+    /// Limits and the warm start.
+    public struct Options: Sendable {
+        /// Give up (status `stopped`) after this long.
+        public var timeLimit: Duration?
+        /// Consecutive degenerate pivots before Bland's rule takes over.
+        public var degenerateRunBeforeBland: Int
+        /// The largest dense tableau (rows × (columns + rows)) attempted; larger programs
+        /// stop at once rather than take gigabytes.
+        public var maximumTableauEntries: Int
+        /// Start the exact simplex from the basis a `Double` run ends with.
+        public var floatWarmStart: Bool
+
+        public init(
+            timeLimit: Duration? = nil, degenerateRunBeforeBland: Int = 50, maximumTableauEntries: Int = 40_000_000,
+            floatWarmStart: Bool = true
+        ) {
+            self.timeLimit = timeLimit
+            self.degenerateRunBeforeBland = degenerateRunBeforeBland
+            self.maximumTableauEntries = maximumTableauEntries
+            self.floatWarmStart = floatWarmStart
+        }
+    }
+
+    /// Solves `lp` exactly.
+    public static func solve(_ lp: ExactLinearProgram, options: Options = Options()) -> ExactLPResult {
+        if lp.rowCount * (lp.rowCount + lp.columnCount) > options.maximumTableauEntries {
+            return ExactLPResult(status: .stopped, objective: nil, certificate: nil, pivots: 0, boundFlips: 0, phaseOnePivots: 0, blandPivots: 0)
+        }
+        var exact = BoundedSimplex<Rational>(lp: lp, options: options)
+        var floatPivots = 0
+        if options.floatWarmStart {
+            var float = BoundedSimplex<Double>(lp: lp, options: options)
+            let floatResult = float.run()
+            floatPivots = floatResult.pivots + floatResult.boundFlips
+            if floatResult.status != .stopped {
+                let atUpper = (0..<(lp.columnCount + lp.rowCount)).map { k in
+                    float.upper[k].map { float.value[k] == $0 } ?? false
+                }
+                if floatResult.status == .optimal,
+                    var proven = verifiedBasis(lp, basis: float.basis, atUpper: atUpper)
+                {
+                    proven.floatPivots = floatPivots
+                    return proven
+                }
+                exact.crash(toward: float.basis, atUpper: atUpper)
+            }
+        }
+        var result = exact.run()
+        result.floatPivots = floatPivots
+        result.crashPivots = exact.crashPivots
+        return result
+    }
 }
 
 /// A bounded primal simplex on a dense exact tableau: the general exact LP solver.
@@ -41,48 +144,33 @@ public struct ExactLPResult: Sendable {
 /// The tableau `B⁻¹[A −I]` is dense but updated sparsely (only rows with a nonzero in the
 /// pivot column, only columns with a nonzero in the pivot row). The duals are read from the
 /// activity columns of the tableau, `y = −c_Bᵀ·T[:, n+i]`.
-public struct BoundedSimplex {
-    /// Limits.
-    public struct Options: Sendable {
-        /// Give up (status `stopped`) after this long.
-        public var timeLimit: Duration?
-        /// Consecutive degenerate pivots before Bland's rule takes over.
-        public var degenerateRunBeforeBland: Int
-        public init(timeLimit: Duration? = nil, degenerateRunBeforeBland: Int = 50) {
-            self.timeLimit = timeLimit
-            self.degenerateRunBeforeBland = degenerateRunBeforeBland
-        }
-    }
+struct BoundedSimplex<Scalar: SimplexScalar> {
+    typealias Options = ExactLPSolver.Options
 
     let lp: ExactLinearProgram
     let options: Options
     let m: Int
     let n: Int
     /// Minimisation costs of all n + m variables (activities cost 0).
-    var cost: [Rational]
-    var lower: [Rational?]
-    var upper: [Rational?]
+    var cost: [Scalar]
+    var lower: [Scalar?]
+    var upper: [Scalar?]
     /// The tableau `B⁻¹[A −I]`, one array per basis row.
-    var tableau: [[Rational]]
+    var tableau: [[Scalar]]
     /// The variable basic in each row.
     var basis: [Int]
     /// The row a basic variable sits in, or -1.
     var basisRow: [Int]
     /// Every variable's current value.
-    var value: [Rational]
+    var value: [Scalar]
     var pivots = 0
     var flips = 0
     var phaseOnePivots = 0
     var blandPivots = 0
     var degenerateRun = 0
+    var crashPivots = 0
     let clock = ContinuousClock()
     let started: ContinuousClock.Instant
-
-    /// Solves `lp` exactly.
-    public static func solve(_ lp: ExactLinearProgram, options: Options = Options()) -> ExactLPResult {
-        var simplex = BoundedSimplex(lp: lp, options: options)
-        return simplex.run()
-    }
 
     init(lp: ExactLinearProgram, options: Options) {
         self.lp = lp
@@ -91,29 +179,58 @@ public struct BoundedSimplex {
         m = lp.rowCount
         n = lp.columnCount
         let objective = lp.sense == .minimize ? lp.objective : lp.objective.map { -$0 }
-        cost = objective + [Rational](repeating: .zero, count: m)
-        lower = lp.columnLower + lp.rowLower
-        upper = lp.columnUpper + lp.rowUpper
+        cost = (objective + [Rational](repeating: .zero, count: m)).map(Scalar.init(exactValue:))
+        lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
+        upper = (lp.columnUpper + lp.rowUpper).map { $0.map(Scalar.init(exactValue:)) }
         let width = n + m
         tableau = []
         tableau.reserveCapacity(m)
         for i in 0..<m {
-            var row = [Rational](repeating: .zero, count: width)
+            var row = [Scalar](repeating: .zero, count: width)
             row[n + i] = .one
             tableau.append(row)
         }
         for j in 0..<n {
-            for entry in lp.columns[j] { tableau[entry.row][j] = -entry.value }
+            for entry in lp.columns[j] { tableau[entry.row][j] = Scalar(exactValue: -entry.value) }
         }
         basis = Array(n..<width)
         basisRow = [Int](repeating: -1, count: n) + Array(0..<m)
-        value = [Rational](repeating: .zero, count: width)
-        for j in 0..<n { value[j] = lp.columnLower[j] ?? lp.columnUpper[j] ?? .zero }
-        let activity = lp.rowActivities(Array(value[0..<n]))
-        for i in 0..<m { value[n + i] = activity[i] }
+        value = [Scalar](repeating: .zero, count: width)
+        for j in 0..<n { value[j] = lower[j] ?? upper[j] ?? .zero }
+        recomputeBasicValues()
+    }
+
+    /// The basic values from the nonbasic ones: `z_B = −Σ_k T[:, k]·z_k`.
+    mutating func recomputeBasicValues() {
+        for r in 0..<m {
+            var sum = Scalar.zero
+            for k in 0..<(n + m) where basisRow[k] < 0 && !value[k].isNegligible && !tableau[r][k].isNegligible {
+                sum.addProduct(-tableau[r][k], value[k])
+            }
+            value[basis[r]] = sum
+        }
+    }
+
+    /// Pivots the tableau until `targetBasis` is basic (skipping columns that are dependent
+    /// on those already brought in), then puts each nonbasic variable at the bound
+    /// `atUpper` names (or its finite one) and recomputes the basic values.
+    mutating func crash(toward targetBasis: [Int], atUpper: [Bool]) {
+        let target = Set(targetBasis)
+        for k in targetBasis where basisRow[k] < 0 {
+            if timedOut { break }
+            guard let r = (0..<m).first(where: { !target.contains(basis[$0]) && !tableau[$0][k].isNegligible }) else { continue }
+            pivot(row: r, column: k)
+            crashPivots += 1
+        }
+        for k in 0..<(n + m) where basisRow[k] < 0 {
+            value[k] = atUpper[k] ? (upper[k] ?? lower[k] ?? .zero) : (lower[k] ?? upper[k] ?? .zero)
+        }
+        recomputeBasicValues()
     }
 
     var timedOut: Bool {
+        // A floating-point run that has not settled by now is not worth finishing.
+        if Scalar.self == Double.self && pivots + flips > 20 * (n + m) + 1000 { return true }
         guard let limit = options.timeLimit else { return false }
         return clock.now - started > limit
     }
@@ -121,21 +238,21 @@ public struct BoundedSimplex {
     mutating func run() -> ExactLPResult {
         // Phase 1.
         while true {
-            if timedOut { return result(.stopped, certificate: nil) }
+            if timedOut { return result(.stopped, certificate: { nil }) }
             let weights = infeasibilityWeights()
             if weights.allSatisfy({ $0 == 0 }) { break }
             let reduced = phaseOneReducedCosts(weights)
             guard let (entering, direction) = choosePricing(reduced) else {
                 // No improving direction with infeasibility left: the phase-1 duals are a Farkas proof.
-                var y = [Rational](repeating: .zero, count: m)
+                var y = [Scalar](repeating: .zero, count: m)
                 for i in 0..<m {
-                    var sum = Rational.zero
-                    for r in 0..<m where weights[r] != 0 && !tableau[r][n + i].isZero {
-                        sum.addProduct(Rational(-weights[r]), tableau[r][n + i])
+                    var sum = Scalar.zero
+                    for r in 0..<m where weights[r] != 0 && !tableau[r][n + i].isNegligible {
+                        sum.addProduct(Scalar(-weights[r]), tableau[r][n + i])
                     }
                     y[i] = sum
                 }
-                return result(.infeasible, certificate: .infeasible(y: y))
+                return result(.infeasible, certificate: { .infeasible(y: exact(y)) })
             }
             let pivoted = step(entering: entering, direction: direction, phaseOne: true)
             precondition(pivoted != nil, "phase 1 cannot be unbounded")
@@ -143,86 +260,95 @@ public struct BoundedSimplex {
         }
         // Phase 2 with a maintained reduced-cost row.
         var reduced = cost
-        for r in 0..<m where !cost[basis[r]].isZero {
+        for r in 0..<m where !cost[basis[r]].isNegligible {
             let c = cost[basis[r]]
-            for k in 0..<(n + m) where !tableau[r][k].isZero { reduced[k].addProduct(-c, tableau[r][k]) }
+            for k in 0..<(n + m) where !tableau[r][k].isNegligible { reduced[k].addProduct(-c, tableau[r][k]) }
         }
         while true {
-            if timedOut { return result(.stopped, certificate: nil) }
+            if timedOut { return result(.stopped, certificate: { nil }) }
             guard let (entering, direction) = choosePricing(reduced) else {
                 let x = Array(value[0..<n])
                 let y = Array(reduced[n..<(n + m)])
-                return result(.optimal, certificate: .optimal(x: x, y: y))
+                return result(.optimal, certificate: { .optimal(x: exact(x), y: exact(y)) })
             }
             let pivotRow: Int?
             switch step(entering: entering, direction: direction, phaseOne: false) {
             case nil:
-                var ray = [Rational](repeating: .zero, count: n)
-                if entering < n { ray[entering] = Rational(direction) }
-                for r in 0..<m where basis[r] < n && !tableau[r][entering].isZero {
+                var ray = [Scalar](repeating: .zero, count: n)
+                if entering < n { ray[entering] = Scalar(direction) }
+                for r in 0..<m where basis[r] < n && !tableau[r][entering].isNegligible {
                     ray[basis[r]] = direction > 0 ? -tableau[r][entering] : tableau[r][entering]
                 }
-                return result(.unbounded, certificate: .unbounded(x: Array(value[0..<n]), ray: ray))
+                return result(.unbounded, certificate: { .unbounded(x: exact(Array(value[0..<n])), ray: exact(ray)) })
             case false?: pivotRow = nil
             case true?: pivotRow = basisRow[entering]
             }
             if let r = pivotRow {
                 // The pivot row is already scaled to 1 in the entering column.
                 let factor = reduced[entering]
-                if !factor.isZero {
-                    for k in 0..<(n + m) where !tableau[r][k].isZero { reduced[k].addProduct(-factor, tableau[r][k]) }
+                if !factor.isNegligible {
+                    for k in 0..<(n + m) where !tableau[r][k].isNegligible { reduced[k].addProduct(-factor, tableau[r][k]) }
                 }
             }
         }
     }
 
-    func result(_ status: ExactLPResult.Status, certificate: LPCertificate?) -> ExactLPResult {
+    /// The values as rationals; only a rational run has a certificate (the float run's
+    /// answer is never reported, only its basis).
+    func exact(_ values: [Scalar]) -> [Rational] {
+        values.map { $0 as? Rational ?? .zero }
+    }
+
+    func result(_ status: ExactLPResult.Status, certificate: () -> LPCertificate?) -> ExactLPResult {
+        let isExact = Scalar.self == Rational.self
         var objective: Rational?
-        if status == .optimal { objective = lp.objectiveValue(Array(value[0..<n])) }
+        if status == .optimal && isExact { objective = lp.objectiveValue(exact(Array(value[0..<n]))) }
         return ExactLPResult(
-            status: status, objective: objective, certificate: certificate, pivots: pivots, boundFlips: flips,
+            status: status, objective: objective, certificate: isExact ? certificate() : nil, pivots: pivots, boundFlips: flips,
             phaseOnePivots: phaseOnePivots, blandPivots: blandPivots)
     }
 
     /// +1 for a basic variable above its upper bound, −1 below its lower bound, else 0.
     func infeasibilityWeights() -> [Int] {
         basis.map { k in
-            if let u = upper[k], value[k] > u { return 1 }
-            if let l = lower[k], value[k] < l { return -1 }
+            if let u = upper[k], value[k].violates(u, above: true) { return 1 }
+            if let l = lower[k], value[k].violates(l, above: false) { return -1 }
             return 0
         }
     }
 
-    func phaseOneReducedCosts(_ weights: [Int]) -> [Rational] {
-        var reduced = [Rational](repeating: .zero, count: n + m)
+    func phaseOneReducedCosts(_ weights: [Int]) -> [Scalar] {
+        var reduced = [Scalar](repeating: .zero, count: n + m)
         for r in 0..<m where weights[r] != 0 {
-            let w = Rational(-weights[r])
-            for k in 0..<(n + m) where !tableau[r][k].isZero { reduced[k].addProduct(w, tableau[r][k]) }
+            let w = Scalar(-weights[r])
+            for k in 0..<(n + m) where !tableau[r][k].isNegligible { reduced[k].addProduct(w, tableau[r][k]) }
         }
         for r in 0..<m { reduced[basis[r]] = .zero }
         return reduced
     }
 
-    var useBland: Bool { degenerateRun >= options.degenerateRunBeforeBland }
+    /// The floating-point run never switches: Bland's rule is slow, and there a stall only
+    /// costs the warm start (the pivot cap ends it), never the answer.
+    var useBland: Bool { Scalar.self == Rational.self && degenerateRun >= options.degenerateRunBeforeBland }
 
     /// The entering variable and its direction (+1 up, −1 down), or nil at optimality.
-    func choosePricing(_ reduced: [Rational]) -> (Int, Int)? {
+    func choosePricing(_ reduced: [Scalar]) -> (Int, Int)? {
         var best: (Int, Int)?
-        var bestMagnitude = Rational.zero
+        var bestMagnitude = Scalar.zero
         for k in 0..<(n + m) where basisRow[k] < 0 {
             let d = reduced[k]
-            if d.isZero { continue }
+            if d.isNegligible { continue }
             let direction: Int
-            if d.sign < 0 {
-                if let u = upper[k], value[k] >= u { continue }
+            if d.signum < 0 {
+                if let u = upper[k], !(value[k] < u) { continue }
                 direction = 1
             } else {
-                if let l = lower[k], value[k] <= l { continue }
+                if let l = lower[k], !(l < value[k]) { continue }
                 direction = -1
             }
             if useBland { return (k, direction) }
             let magnitude = d.magnitude
-            if best == nil || magnitude > bestMagnitude {
+            if best == nil || bestMagnitude < magnitude {
                 best = (k, direction)
                 bestMagnitude = magnitude
             }
@@ -234,24 +360,32 @@ public struct BoundedSimplex {
     /// nothing limits the step (unbounded), false for a bound flip, true for a pivot.
     mutating func step(entering q: Int, direction: Int, phaseOne: Bool) -> Bool? {
         // Rates of change of the basic variables per unit step: −T[r][q]·direction.
-        var limit: Rational?
+        var limit: Scalar?
         var leavingRow = -1
-        var leavingValue = Rational.zero
+        var leavingValue = Scalar.zero
         if let l = lower[q], let u = upper[q] { limit = u - l }
         for r in 0..<m {
             let t = tableau[r][q]
-            if t.isZero { continue }
+            if t.isNegligible { continue }
             let rate = direction > 0 ? -t : t
             let k = basis[r]
             let v = value[k]
-            var target: Rational?
-            if rate.sign > 0 {
-                if let l = lower[k], phaseOne, v < l { target = l } else if let u = upper[k], v <= u { target = u }
+            var target: Scalar?
+            if rate.signum > 0 {
+                if let l = lower[k], phaseOne, v.violates(l, above: false) {
+                    target = l
+                } else if let u = upper[k], !v.violates(u, above: true) {
+                    target = u
+                }
             } else {
-                if let u = upper[k], phaseOne, v > u { target = u } else if let l = lower[k], v >= l { target = l }
+                if let u = upper[k], phaseOne, v.violates(u, above: true) {
+                    target = u
+                } else if let l = lower[k], !v.violates(l, above: false) {
+                    target = l
+                }
             }
             guard let target else { continue }
-            let ratio = (target - v) / rate
+            let ratio = ((target - v) / rate).asStepLength
             let better: Bool
             if let current = limit {
                 better = ratio < current || (ratio == current && leavingRow >= 0 && k < basis[leavingRow])
@@ -265,11 +399,11 @@ public struct BoundedSimplex {
             }
         }
         guard let stepLength = limit else { return nil }
-        if stepLength.isZero { degenerateRun += 1 } else { degenerateRun = 0 }
+        if stepLength.signum == 0 { degenerateRun += 1 } else { degenerateRun = 0 }
         // Move every basic variable, then the entering one.
-        if !stepLength.isZero {
+        if !(stepLength == .zero) {
             let signedStep = direction > 0 ? -stepLength : stepLength
-            for r in 0..<m where !tableau[r][q].isZero { value[basis[r]].addProduct(signedStep, tableau[r][q]) }
+            for r in 0..<m where !tableau[r][q].isNegligible { value[basis[r]].addProduct(signedStep, tableau[r][q]) }
             value[q] += direction > 0 ? stepLength : -stepLength
         }
         if leavingRow < 0 {
@@ -288,14 +422,14 @@ public struct BoundedSimplex {
     mutating func pivot(row r: Int, column q: Int) {
         let inverse = tableau[r][q].reciprocal
         var support: [Int] = []
-        for k in 0..<(n + m) where !tableau[r][k].isZero {
+        for k in 0..<(n + m) where !tableau[r][k].isNegligible {
             tableau[r][k] *= inverse
             support.append(k)
         }
         let pivotRow = tableau[r]
         for i in 0..<m where i != r {
             let factor = tableau[i][q]
-            if factor.isZero { continue }
+            if factor.isNegligible { continue }
             let negated = -factor
             for k in support { tableau[i][k].addProduct(negated, pivotRow[k]) }
         }

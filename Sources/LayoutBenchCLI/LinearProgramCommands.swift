@@ -73,6 +73,9 @@ struct LPSolveRecord: Codable {
     /// The objective rounded to 32 significant digits.
     var objective32: String?
     var pivots: Int?
+    /// For the exact backend: the pivots (with bound flips) of the floating-point warm start,
+    /// of moving to its basis, and of the exact simplex after it.
+    var pivotSplit: [Int]?
     var seconds: Double
     /// For the exact backend: whether LPCertificateVerifier accepted the certificate.
     var certificateChecked: Bool?
@@ -80,16 +83,18 @@ struct LPSolveRecord: Codable {
     /// 1e-6 relative) or `unknown`.
     var verdict: String?
 
-    static func exact(_ problem: String, _ lp: ExactLinearProgram, timeLimit: Int?) -> LPSolveRecord {
+    static func exact(_ problem: String, _ lp: ExactLinearProgram, timeLimit: Int?, warmStart: Bool = true) -> LPSolveRecord {
         let clock = ContinuousClock()
         let start = clock.now
-        let result = BoundedSimplex.solve(lp, options: .init(timeLimit: timeLimit.map { .seconds($0) }))
+        let result = ExactLPSolver.solve(lp, options: .init(timeLimit: timeLimit.map { .seconds($0) }, floatWarmStart: warmStart))
         let seconds = (clock.now - start).seconds
         let checked = result.certificate.map { LPCertificateVerifier.failure(of: $0, for: lp) == nil }
-        return LPSolveRecord(
+        var record = LPSolveRecord(
             problem: problem, backend: "exact", status: result.status.rawValue, objective: result.objective?.description,
-            objective32: result.objective.map { SignificantDigits.scientific($0) }, pivots: result.pivots + result.boundFlips,
+            objective32: result.objective.map { SignificantDigits.scientific($0) }, pivots: result.totalIterations,
             seconds: seconds, certificateChecked: checked)
+        record.pivotSplit = [result.floatPivots, result.crashPivots, result.pivots + result.boundFlips]
+        return record
     }
 
     static func outside(_ solver: OutsideLPSolver, _ problem: String, file: String, timeLimit: Int) throws -> LPSolveRecord {
@@ -107,7 +112,7 @@ struct LPSolveRecord: Codable {
     /// The objective of a solver that prints decimals (judged with a tolerance); not written.
     private var decimalObjective: Rational?
     private enum CodingKeys: String, CodingKey {
-        case problem, backend, status, objective, objective32, pivots, seconds, certificateChecked, verdict
+        case problem, backend, status, objective, objective32, pivots, pivotSplit, seconds, certificateChecked, verdict
     }
 
     init(problem: String, backend: String, status: String, objective: String?, objective32: String?, pivots: Int?,
@@ -203,6 +208,7 @@ struct SolveLPCommand: ParsableCommand {
         if let objective = record.objective { print("objective \(objective)") }
         if let objective = record.objective32 { print("objective32 \(objective)") }
         if let pivots = record.pivots { print("pivots \(pivots)") }
+        if let split = record.pivotSplit { print("pivots float \(split[0]), to its basis \(split[1]), exact \(split[2])") }
         print("time \(String(format: "%.3f", record.seconds)) s")
         if let checked = record.certificateChecked { print("certificate \(checked ? "checked" : "REJECTED")") }
         if let solu {

@@ -29,28 +29,19 @@ public enum OutsideLPSolver: String, CaseIterable, Sendable {
         public var description: String
     }
 
-    /// The executable, when installed.
+    /// The executable, when installed (for HiGHS: `/usr/bin/env`, which finds the
+    /// `python3` on PATH, when that Python has `highspy`).
     public var executable: String? {
-        let names: [String]
-        switch self {
-        case .esolver: names = ["esolver"]
-        case .glpsol: names = ["glpsol"]
-        case .highs: names = ["python3"]
+        if self == .highs {
+            guard let (_, status) = try? Self.capture("/usr/bin/env", ["python3", "-c", "import highspy"]), status == 0 else { return nil }
+            return "/usr/bin/env"
         }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"] {
-            for name in names where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                let found = "\(directory)/\(name)"
-                if self == .highs && !Self.pythonHasHighspy(found) { return nil }
-                return found
-            }
+        for directory in path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"] {
+            let found = "\(directory)/\(rawValue)"
+            if FileManager.default.isExecutableFile(atPath: found) { return found }
         }
         return nil
-    }
-
-    private static func pythonHasHighspy(_ python: String) -> Bool {
-        guard let (_, status) = try? capture(python, ["-c", "import highspy"]) else { return false }
-        return status == 0
     }
 
     /// Solves the (uncompressed) MPS file at `path` with a time limit in seconds.
@@ -62,7 +53,9 @@ public enum OutsideLPSolver: String, CaseIterable, Sendable {
         case .esolver:
             let solution = NSTemporaryDirectory() + "layoutbench-esolver-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sol"
             defer { try? FileManager.default.removeItem(atPath: solution) }
-            let (log, _) = try Self.capture(executable, ["-R", String(timeLimit), "-O", solution, path])
+            // esolver logs its pivot counts on standard error.
+            let (log, _) = try Self.capture(
+                "/bin/sh", ["-c", "exec \"$0\" -R \"$1\" -O \"$2\" \"$3\" 2>&1", executable, String(timeLimit), solution, path])
             let seconds = (clock.now - start).seconds
             var pivots = 0
             for line in log.split(separator: "\n") where line.hasPrefix("time = ") {
@@ -85,7 +78,7 @@ public enum OutsideLPSolver: String, CaseIterable, Sendable {
             if text.isEmpty && log.contains("UNBOUNDED") { status = "unbounded" }
             return Outcome(status: status, objective: objective, objectiveIsExact: true, pivots: pivots, seconds: seconds)
         case .glpsol:
-            let (log, _) = try Self.capture(executable, ["--exact", "--tmlim", String(timeLimit), "--freemps", path])
+            let (log, _) = try Self.capture(executable, ["--exact", "--tmlim", String(timeLimit), "--mps", path])
             let seconds = (clock.now - start).seconds
             var pivots: Int?
             var objective: Rational?
@@ -100,8 +93,8 @@ public enum OutsideLPSolver: String, CaseIterable, Sendable {
                 if trimmed.contains("PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION") { status = "infeasible" }
                 if trimmed.contains("PROBLEM HAS UNBOUNDED SOLUTION") { status = "unbounded" }
             }
-            if let range = log.range(of: "objval = ") {
-                let number = log[range.upperBound...].prefix(while: { !$0.isWhitespace })
+            if let range = log.range(of: "objval = ", options: .backwards) {
+                let number = log[range.upperBound...].drop(while: \.isWhitespace).prefix(while: { !$0.isWhitespace })
                 objective = MPSReader.exactNumber(Substring(number))
             }
             return Outcome(status: status, objective: objective, objectiveIsExact: false, pivots: pivots, seconds: seconds)
@@ -118,7 +111,7 @@ public enum OutsideLPSolver: String, CaseIterable, Sendable {
                 print(repr(info.objective_function_value))
                 print(info.simplex_iteration_count)
                 """
-            let (log, status) = try Self.capture(executable, ["-c", script, path, String(timeLimit)])
+            let (log, status) = try Self.capture(executable, ["python3", "-c", script, path, String(timeLimit)])
             let seconds = (clock.now - start).seconds
             let lines = log.split(separator: "\n").map(String.init)
             guard status == 0, lines.count >= 3 else { throw RunError(description: "highspy failed: \(log)") }

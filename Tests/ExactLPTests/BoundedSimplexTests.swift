@@ -14,8 +14,8 @@ let repositoryRoot: String = {
 let netlibCorpus = repositoryRoot + "/../shared/corpora/netlib"
 
 /// Solves and insists the certificate proves the status.
-func solveChecked(_ lp: ExactLinearProgram, bland: Int = 50) throws -> ExactLPResult {
-    let result = BoundedSimplex.solve(lp, options: .init(degenerateRunBeforeBland: bland))
+func solveChecked(_ lp: ExactLinearProgram, bland: Int = 50, warm: Bool = true) throws -> ExactLPResult {
+    let result = ExactLPSolver.solve(lp, options: .init(degenerateRunBeforeBland: bland, floatWarmStart: warm))
     let certificate = try #require(result.certificate)
     #expect(LPCertificateVerifier.failure(of: certificate, for: lp) == nil)
     return result
