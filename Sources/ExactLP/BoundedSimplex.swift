@@ -109,7 +109,7 @@ public enum ExactLPSolver {
             var float = BoundedSimplex<Double>(lp: lp, options: options)
             let floatResult = float.run()
             floatPivots = floatResult.pivots + floatResult.boundFlips
-            if floatResult.status != .stopped {
+            do {
                 let atUpper = (0..<(lp.columnCount + lp.rowCount)).map { k in
                     float.upper[k].map { float.value[k] == $0 } ?? false
                 }
@@ -196,8 +196,21 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
         basis = Array(n..<width)
         basisRow = [Int](repeating: -1, count: n) + Array(0..<m)
         value = [Scalar](repeating: .zero, count: width)
+        if Scalar.self == Double.self { perturbBounds() }
         for j in 0..<n { value[j] = lower[j] ?? upper[j] ?? .zero }
         recomputeBasicValues()
+    }
+
+    /// Widens every finite bound of the floating-point run by a tiny amount that differs
+    /// from variable to variable (a fixed hash, so runs repeat), the classic cure for the
+    /// stalling and cycling degenerate vertices cause in floating point. The float run then
+    /// solves a neighbouring program; only its basis is used, and the exact run decides.
+    mutating func perturbBounds() {
+        for k in 0..<(n + m) {
+            let spread = Double((k &* 2_654_435_761) % 1_000 + 1) / 1_000
+            if let l = lower[k] { lower[k] = l - Scalar(exactValue: Rational(exactly: 1e-7 * spread * max(1, abs(l as! Double)))!) }
+            if let u = upper[k] { upper[k] = u + Scalar(exactValue: Rational(exactly: 1e-7 * spread * max(1, abs(u as! Double)))!) }
+        }
     }
 
     /// The basic values from the nonbasic ones: `z_B = −Σ_k T[:, k]·z_k`.
