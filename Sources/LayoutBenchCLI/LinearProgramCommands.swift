@@ -73,6 +73,9 @@ struct LPSolveRecord: Codable {
     /// The objective rounded to 32 significant digits.
     var objective32: String?
     var pivots: Int?
+    /// The objective constant (MPS: the negated RHS of the objective row), included in
+    /// `objective`; Koch's values, like esolver's, leave it out, so the verdict subtracts it.
+    var objectiveConstant: String?
     /// For the exact backend: the pivots (with bound flips) of the floating-point warm start,
     /// of moving to its basis, and of the exact simplex after it.
     var pivotSplit: [Int]?
@@ -94,6 +97,7 @@ struct LPSolveRecord: Codable {
             objective32: result.objective.map { SignificantDigits.scientific($0) }, pivots: result.totalIterations,
             seconds: seconds, certificateChecked: checked)
         record.pivotSplit = [result.floatPivots, result.crashPivots, result.pivots + result.boundFlips]
+        if !lp.objectiveConstant.isZero { record.objectiveConstant = lp.objectiveConstant.description }
         return record
     }
 
@@ -112,7 +116,7 @@ struct LPSolveRecord: Codable {
     /// The objective of a solver that prints decimals (judged with a tolerance); not written.
     private var decimalObjective: Rational?
     private enum CodingKeys: String, CodingKey {
-        case problem, backend, status, objective, objective32, pivots, pivotSplit, seconds, certificateChecked, verdict
+        case problem, backend, status, objective, objective32, pivots, objectiveConstant, pivotSplit, seconds, certificateChecked, verdict
     }
 
     init(problem: String, backend: String, status: String, objective: String?, objective32: String?, pivots: Int?,
@@ -141,7 +145,8 @@ struct LPSolveRecord: Codable {
                 let tolerance = max(value.magnitude, .one) * Rational(numerator: 1, denominator: 1_000_000)
                 verdict = (decimalObjective - value).magnitude <= tolerance ? "close" : "MISMATCH"
             } else if let text = objective, let exact = Rational(text) {
-                verdict = SignificantDigits.matches(exact, published: value) ? "match" : "MISMATCH"
+                let constant = objectiveConstant.flatMap { Rational($0) } ?? .zero
+                verdict = SignificantDigits.matches(exact - constant, published: value) ? "match" : "MISMATCH"
             } else {
                 verdict = "MISMATCH"
             }
@@ -207,6 +212,7 @@ struct SolveLPCommand: ParsableCommand {
         print("status \(record.status)")
         if let objective = record.objective { print("objective \(objective)") }
         if let objective = record.objective32 { print("objective32 \(objective)") }
+        if let constant = record.objectiveConstant { print("objective constant \(constant) (included above)") }
         if let pivots = record.pivots { print("pivots \(pivots)") }
         if let split = record.pivotSplit { print("pivots float \(split[0]), to its basis \(split[1]), exact \(split[2])") }
         print("time \(String(format: "%.3f", record.seconds)) s")
