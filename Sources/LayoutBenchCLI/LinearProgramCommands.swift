@@ -86,10 +86,10 @@ struct LPSolveRecord: Codable {
     /// 1e-6 relative) or `unknown`.
     var verdict: String?
 
-    static func exact(_ problem: String, _ lp: ExactLinearProgram, timeLimit: Int?, warmStart: Bool = true) -> LPSolveRecord {
+    static func exact(_ problem: String, _ lp: ExactLinearProgram, timeLimit: Seconds, warmStart: Bool = true) -> LPSolveRecord {
         let clock = ContinuousClock()
         let start = clock.now
-        let result = ExactLPSolver.solve(lp, options: .init(timeLimit: timeLimit.map { .seconds($0) }, floatWarmStart: warmStart))
+        let result = ExactLPSolver.solve(lp, options: .init(timeLimit: timeLimit.duration, floatWarmStart: warmStart))
         let seconds = (clock.now - start).seconds
         let checked = result.certificate.map { LPCertificateVerifier.failure(of: $0, for: lp) == nil }
         var record = LPSolveRecord(
@@ -101,10 +101,10 @@ struct LPSolveRecord: Codable {
         return record
     }
 
-    static func outside(_ solver: OutsideLPSolver, _ problem: String, file: String, timeLimit: Int) throws -> LPSolveRecord {
+    static func outside(_ solver: OutsideLPSolver, _ problem: String, file: String, timeLimit: Seconds) throws -> LPSolveRecord {
         let plain = try plainMPS(file)
         defer { if plain != file { try? FileManager.default.removeItem(atPath: plain) } }
-        let outcome = try solver.solve(mpsPath: plain, timeLimit: timeLimit)
+        let outcome = try solver.solve(mpsPath: plain, timeLimit: Int(timeLimit.value.rounded(.up)))
         return LPSolveRecord(
             problem: problem, backend: solver.rawValue, status: outcome.status,
             objective: outcome.objectiveIsExact ? outcome.objective?.description : nil,
@@ -190,7 +190,7 @@ struct SolveLPCommand: ParsableCommand {
     var backend: String = "exact"
 
     @Option(help: "Give up after this many seconds.")
-    var timeLimit: Int = 600
+    var timeLimit = Seconds(600)
 
     @Option(help: "A .solu file of published optima to judge the answer against.")
     var solu: String?
@@ -250,7 +250,7 @@ struct BenchNetlibCommand: ParsableCommand {
     var backend: String = "exact,esolver"
 
     @Option(help: "Seconds per problem and backend.")
-    var timeLimit: Int = 600
+    var timeLimit = Seconds(600)
 
     @Option(help: "Write the records as JSON here (written atomically).")
     var json: String?
