@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
         ),
         // General linear programs with exact data, and the MPS reader (docs/netlib.md).
-        .target(name: "MathematicalProgramming", dependencies: ["ExactArithmetic", "ChildProcesses"]),
+        .target(name: "MathematicalProgramming", dependencies: ["ExactArithmetic", "ChildProcesses", "LayoutModel"]),
         // The exact simplex as a general LP solver with certificates, and their checker.
         .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic", "ExactSimplex"]),
         // Seeded generator of realistic, random and pathological systems.

@@ -30,6 +30,16 @@ public enum CompressedInput {
         } catch {
             throw ReadError(description: "\(path):1:1: \(error)")
         }
+        let output = readToEnd(child)
+        let reason = child.waitForExit()
+        guard child.exitStatus == 0 else {
+            throw ReadError(description: "\(path):1:1: gzip -dc \(reason): the file is not valid gzip")
+        }
+        return output
+    }
+
+    /// Everything the child writes to its standard output, until it closes it.
+    static func readToEnd(_ child: ChildProcess) -> Data {
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -37,10 +47,6 @@ public enum CompressedInput {
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             output.append(contentsOf: buffer[0..<count])
-        }
-        let reason = child.waitForExit()
-        guard child.exitStatus == 0 else {
-            throw ReadError(description: "\(path):1:1: gzip -dc \(reason): the file is not valid gzip")
         }
         return output
     }

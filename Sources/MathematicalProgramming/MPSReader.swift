@@ -1,5 +1,6 @@
 import ExactArithmetic
 import Foundation
+import LayoutModel
 
 /// A malformed MPS file: what is wrong and where (`file:line:column: message`).
 public struct MPSError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -338,46 +339,13 @@ public struct MPSReader {
         return value
     }
 
-    /// The exact value of a decimal number: `[+-]digits[.digits][(e|E|d|D)[+-]digits]`
-    /// (at least one digit in the mantissa), or nil.
+    /// The exact value of a decimal number, `[+-]digits[.digits][(e|E)[+-]digits]` (at
+    /// least one digit in the mantissa), read as the `.layout` format reads its literals;
+    /// nil for anything else, and for powers of ten beyond ±10000 (no LP needs them, and
+    /// `1e9999999` would take megabytes).
     public static func exactNumber(_ text: Substring) -> Rational? {
-        var bytes = Array(text.utf8)[...]
-        var negative = false
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-            negative = first == UInt8(ascii: "-")
-            bytes = bytes.dropFirst()
-        }
-        var digits: [UInt8] = []
-        var fractionDigits = 0
-        var sawPoint = false
-        while let b = bytes.first {
-            if b >= 48 && b <= 57 {
-                digits.append(b)
-                if sawPoint { fractionDigits += 1 }
-            } else if b == UInt8(ascii: ".") && !sawPoint {
-                sawPoint = true
-            } else {
-                break
-            }
-            bytes = bytes.dropFirst()
-        }
-        guard !digits.isEmpty else { return nil }
-        var exponent = 0
-        if let b = bytes.first {
-            guard b == UInt8(ascii: "e") || b == UInt8(ascii: "E") || b == UInt8(ascii: "d") || b == UInt8(ascii: "D") else { return nil }
-            bytes = bytes.dropFirst()
-            var exponentNegative = false
-            if let s = bytes.first, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") {
-                exponentNegative = s == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
-            }
-            guard !bytes.isEmpty, bytes.count <= 6, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-            exponent = Int(String(decoding: bytes, as: UTF8.self))!
-            if exponentNegative { exponent = -exponent }
-        }
-        exponent -= fractionDigits
-        guard exponent.magnitude <= 10_000 else { return nil }
-        return Rational(decimalSignificand: String(decoding: digits, as: UTF8.self), exponent: exponent, negative: negative)
+        guard let literal = NumericLiteral(parsing: text), literal.exponent.magnitude <= 10_000 else { return nil }
+        return Rational(literal: literal)
     }
 
     /// The nonempty fixed-MPS fields of a data line, trimmed.

@@ -133,14 +133,7 @@ public enum OutsideLPSolver: String, CaseIterable, Sendable {
         } catch {
             throw RunError(description: "\(error)")
         }
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(child.output, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            output.append(contentsOf: buffer[0..<count])
-        }
+        let output = CompressedInput.readToEnd(child)
         child.waitForExit()
         return (String(decoding: output, as: UTF8.self), child.exitStatus ?? -1)
     }

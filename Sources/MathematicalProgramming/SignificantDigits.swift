@@ -1,4 +1,5 @@
 import ExactArithmetic
+import Foundation
 
 /// Decimal renderings of exact values, and the comparison with published optima that are
 /// printed to a fixed number of significant digits (Koch's Netlib values have 32).
@@ -53,5 +54,3 @@ public enum SignificantDigits {
         return ten
     }
 }
-
-import Foundation
