@@ -107,7 +107,12 @@ public enum ExactLPSolver {
         var floatPivots = 0
         if options.floatWarmStart {
             var float = BoundedSimplex<Double>(lp: lp, options: options)
-            let floatResult = float.run()
+            var floatResult = float.run()
+            if floatResult.status == .optimal {
+                // Back to the true bounds, and on from the perturbed optimum's basis.
+                float.removePerturbation()
+                floatResult = float.run()
+            }
             floatPivots = floatResult.pivots + floatResult.boundFlips
             do {
                 let atUpper = (0..<(lp.columnCount + lp.rowCount)).map { k in
@@ -213,6 +218,24 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
         }
     }
 
+    /// Restores the program's own bounds, moving each nonbasic variable to the true bound
+    /// on the side it was at, and recomputes the basic values.
+    mutating func removePerturbation() {
+        let atUpper = (0..<(n + m)).map { k in upper[k].map { value[k] == $0 } ?? false }
+        lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
+        upper = (lp.columnUpper + lp.rowUpper).map { $0.map(Scalar.init(exactValue:)) }
+        placeNonbasic(atUpper: atUpper)
+    }
+
+    /// Puts each nonbasic variable at its upper bound where `atUpper` says so (when finite),
+    /// else at a finite bound, else at zero, and recomputes the basic values.
+    mutating func placeNonbasic(atUpper: [Bool]) {
+        for k in 0..<(n + m) where basisRow[k] < 0 {
+            value[k] = atUpper[k] ? (upper[k] ?? lower[k] ?? .zero) : (lower[k] ?? upper[k] ?? .zero)
+        }
+        recomputeBasicValues()
+    }
+
     /// The basic values from the nonbasic ones: `z_B = −Σ_k T[:, k]·z_k`.
     mutating func recomputeBasicValues() {
         for r in 0..<m {
@@ -235,10 +258,7 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
             pivot(row: r, column: k)
             crashPivots += 1
         }
-        for k in 0..<(n + m) where basisRow[k] < 0 {
-            value[k] = atUpper[k] ? (upper[k] ?? lower[k] ?? .zero) : (lower[k] ?? upper[k] ?? .zero)
-        }
-        recomputeBasicValues()
+        placeNonbasic(atUpper: atUpper)
     }
 
     var timedOut: Bool {
