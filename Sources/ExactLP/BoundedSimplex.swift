@@ -107,25 +107,28 @@ public enum ExactLPSolver {
         var floatPivots = 0
         if options.floatWarmStart {
             var float = BoundedSimplex<Double>(lp: lp, options: options)
-            var floatResult = float.run()
-            if floatResult.status == .optimal {
-                // Back to the true bounds, and on from the perturbed optimum's basis.
-                float.removePerturbation()
-                floatResult = float.run()
-            }
-            floatPivots = floatResult.pivots + floatResult.boundFlips
-            do {
-                let atUpper = (0..<(lp.columnCount + lp.rowCount)).map { k in
-                    float.upper[k].map { float.value[k] == $0 } ?? false
-                }
-                if floatResult.status == .optimal,
-                    var proven = verifiedBasis(lp, basis: float.basis, atUpper: atUpper)
-                {
-                    proven.floatPivots = floatPivots
+            let perturbed = float.run()
+            var candidate = (basis: float.basis, atUpper: float.atUpperBounds())
+            if perturbed.status == .optimal {
+                if var proven = verifiedBasis(lp, basis: candidate.basis, atUpper: candidate.atUpper) {
+                    proven.floatPivots = float.pivots + float.flips
                     return proven
                 }
-                exact.crash(toward: float.basis, atUpper: atUpper)
+                // Back to the true bounds, and on from the perturbed optimum's basis, for a
+                // limited number of pivots (unperturbed degenerate programs may stall).
+                float.removePerturbation()
+                float.pivotCap = float.pivots + float.flips + lp.rowCount + lp.columnCount
+                if float.run().status == .optimal {
+                    let finished = (basis: float.basis, atUpper: float.atUpperBounds())
+                    if var proven = verifiedBasis(lp, basis: finished.basis, atUpper: finished.atUpper) {
+                        proven.floatPivots = float.pivots + float.flips
+                        return proven
+                    }
+                    candidate = finished
+                }
             }
+            floatPivots = float.pivots + float.flips
+            exact.crash(toward: candidate.basis, atUpper: candidate.atUpper)
         }
         var result = exact.run()
         result.floatPivots = floatPivots
@@ -174,6 +177,8 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
     var blandPivots = 0
     var degenerateRun = 0
     var crashPivots = 0
+    /// The floating-point run stops (as `stopped`) beyond this many pivots and flips.
+    var pivotCap: Int
     let clock = ContinuousClock()
     let started: ContinuousClock.Instant
 
@@ -183,6 +188,7 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
         started = clock.now
         m = lp.rowCount
         n = lp.columnCount
+        pivotCap = 20 * (n + m) + 1000
         let objective = lp.sense == .minimize ? lp.objective : lp.objective.map { -$0 }
         cost = (objective + [Rational](repeating: .zero, count: m)).map(Scalar.init(exactValue:))
         lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
@@ -218,10 +224,15 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
         }
     }
 
+    /// For each variable, whether it sits at its (finite) upper bound.
+    func atUpperBounds() -> [Bool] {
+        (0..<(n + m)).map { k in upper[k].map { value[k] == $0 } ?? false }
+    }
+
     /// Restores the program's own bounds, moving each nonbasic variable to the true bound
     /// on the side it was at, and recomputes the basic values.
     mutating func removePerturbation() {
-        let atUpper = (0..<(n + m)).map { k in upper[k].map { value[k] == $0 } ?? false }
+        let atUpper = atUpperBounds()
         lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
         upper = (lp.columnUpper + lp.rowUpper).map { $0.map(Scalar.init(exactValue:)) }
         placeNonbasic(atUpper: atUpper)
@@ -263,7 +274,7 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
 
     var timedOut: Bool {
         // A floating-point run that has not settled by now is not worth finishing.
-        if Scalar.self == Double.self && pivots + flips > 20 * (n + m) + 1000 { return true }
+        if Scalar.self == Double.self && pivots + flips > pivotCap { return true }
         guard let limit = options.timeLimit else { return false }
         return clock.now - started > limit
     }
