@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "InterfaceBuilder", targets: ["InterfaceBuilder"]),
         .library(name: "OutsideSolvers", targets: ["OutsideSolvers"]),
         .library(name: "History", targets: ["History"]),
+        .library(name: "MathematicalProgramming", targets: ["MathematicalProgramming"]),
+        .library(name: "ExactLP", targets: ["ExactLP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,6 +69,10 @@ let package = Package(
             name: "OutsideSolvers",
             dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
         ),
+        // General linear programs with exact data, and the MPS reader (docs/netlib.md).
+        .target(name: "MathematicalProgramming", dependencies: ["ExactArithmetic", "ChildProcesses", "LayoutModel"]),
+        // The exact simplex as a general LP solver with certificates, and their checker.
+        .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic", "ExactSimplex"]),
         // Seeded generator of realistic, random and pathological systems.
         .target(name: "Generator", dependencies: ["LayoutModel"]),
         // The judge (comparator, backward-error verdicts, reference checks), oracles, reducer,
@@ -94,8 +100,7 @@ let package = Package(
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 "InterfaceBuilder",
-                "OutsideSolvers",
-                "History",
+                "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -152,6 +157,7 @@ let package = Package(
             ],
             swiftSettings: plantedFaults
         ),
+        .testTarget(name: "ExactLPTests", dependencies: ["ExactLP", "MathematicalProgramming", "ExactArithmetic"]),
     ],
     swiftLanguageModes: [.v6]
 )

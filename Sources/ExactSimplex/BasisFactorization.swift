@@ -34,7 +34,7 @@ public struct BitWidths: Sendable, Hashable, Codable {
 /// A step `k` pivots on row `pivotRows[k]` and slot `pivotSlots[k]`; `lower[k]` lists the
 /// rows `i` that had `l × row(pivotRows[k])` subtracted, `upper[k]` the pivot row's
 /// remaining entries, all in slots pivoted after `k`.
-struct BasisFactorization: Sendable {
+public struct BasisFactorization: Sendable {
     /// A basis change: slot `slot` now holds a column whose representation in the previous
     /// basis was `α` (`pivot` = α[slot], `entries` the other nonzeros).
     struct Eta: Sendable {
@@ -63,7 +63,7 @@ struct BasisFactorization: Sendable {
     static let empty = BasisFactorization(size: 0)
 
     /// How a factorization attempt ended.
-    enum Outcome {
+    public enum Outcome {
         case factorized(BasisFactorization)
         /// The columns are singular: pairing each slot here with a row here and giving the
         /// slot a unit column of its row makes them regular (the pivots found so far, on
@@ -72,7 +72,7 @@ struct BasisFactorization: Sendable {
     }
 
     /// Factorizes the basis whose slot `s` holds `columns[s]` (entries indexed by row).
-    static func factorize(columns: [[SparseEntry]]) -> Outcome {
+    public static func factorize(columns: [[SparseEntry]]) -> Outcome {
         let m = columns.count
         var f = BasisFactorization(size: m)
         f.pivotRows.reserveCapacity(m)
@@ -168,7 +168,7 @@ struct BasisFactorization: Sendable {
     }
 
     /// Solves `B z = a` for a sparse `a` indexed by row; `z` is dense, indexed by slot.
-    func solve(_ a: [SparseEntry]) -> [Rational] {
+    public func solve(_ a: [SparseEntry]) -> [Rational] {
         var work = [Rational](repeating: .zero, count: size)
         for entry in a { work[entry.index] = entry.value }
         for k in 0..<pivotRows.count {
@@ -198,7 +198,7 @@ struct BasisFactorization: Sendable {
     }
 
     /// Solves `yᵀ B = cᵀ` for a dense `c` indexed by slot; `y` is indexed by row.
-    func solveTransposed(_ c: [Rational]) -> [Rational] {
+    public func solveTransposed(_ c: [Rational]) -> [Rational] {
         var c = c
         for eta in etas.reversed() {
             var v = c[eta.slot]

@@ -3,11 +3,11 @@ import LayoutModel
 
 /// A nonzero entry of a sparse vector: an index (a row, a column or a basis slot) and
 /// its value.
-struct SparseEntry: Sendable, Hashable {
-    var index: Int
-    var value: Rational
+public struct SparseEntry: Sendable, Hashable {
+    public var index: Int
+    public var value: Rational
 
-    init(_ index: Int, _ value: Rational) {
+    public init(_ index: Int, _ value: Rational) {
         self.index = index
         self.value = value
     }

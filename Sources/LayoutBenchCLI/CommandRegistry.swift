@@ -16,6 +16,8 @@ enum CommandRegistry {
         ReportCommand.self,
         ImportCommand.self,
         HistoryCommand.self,
+        SolveLPCommand.self,
+        BenchNetlibCommand.self,
         WorkerCommand.self,
     ]
 }

@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Turn other tools' layout files into .layout systems.",
-        subcommands: [ImportIBCommand.self])
+        subcommands: [ImportIBCommand.self, ImportMPSCommand.self])
 }
 
 /// `layoutbench import ib FILE|DIR... --out DIR [--check] [--manifest FILE]`

@@ -1,0 +1,56 @@
+import ExactArithmetic
+
+/// The arithmetic ``BoundedSimplex`` runs on: exact rationals, or `Double` for the warm
+/// start, whose every test carries a tolerance. Only the rational run decides an answer.
+public protocol SimplexScalar: Sendable {
+    static var zero: Self { get }
+    static var one: Self { get }
+    /// The scalar nearest to an exact value.
+    init(exactValue: Rational)
+    init(_ integer: Int)
+    /// Zero, or (for `Double`) too small to pivot on or to price.
+    var isNegligible: Bool { get }
+    /// −1, 0 or +1, with negligible values 0.
+    var signum: Int { get }
+    var magnitude: Self { get }
+    var reciprocal: Self { get }
+    /// `self += a × b`.
+    mutating func addProduct(_ a: Self, _ b: Self)
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Self, rhs: Self) -> Self
+    static func / (lhs: Self, rhs: Self) -> Self
+    static prefix func - (operand: Self) -> Self
+    static func += (lhs: inout Self, rhs: Self)
+    static func *= (lhs: inout Self, rhs: Self)
+    static func < (lhs: Self, rhs: Self) -> Bool
+    static func == (lhs: Self, rhs: Self) -> Bool
+    /// True when `self` is beyond `bound` by more than the tolerance (above it when `above`).
+    func violates(_ bound: Self, above: Bool) -> Bool
+    /// A ratio-test step: negative values (only ever rounding noise) become zero.
+    var asStepLength: Self { get }
+}
+
+extension Rational: SimplexScalar {
+    public init(exactValue: Rational) { self = exactValue }
+    public var isNegligible: Bool { isZero }
+    public var signum: Int { sign }
+    public func violates(_ bound: Rational, above: Bool) -> Bool { above ? bound < self : self < bound }
+    public var asStepLength: Rational { self }
+}
+
+extension Double: SimplexScalar {
+    /// Entries, reduced costs and infeasibilities below this are treated as zero.
+    static let simplexTolerance = 1e-9
+
+    public init(exactValue: Rational) { self = exactValue.doubleValue }
+    public var isNegligible: Bool { Swift.abs(self) <= Double.simplexTolerance }
+    public var signum: Int { isNegligible ? 0 : (self < 0 ? -1 : 1) }
+    public var reciprocal: Double { 1 / self }
+    public mutating func addProduct(_ a: Double, _ b: Double) { self += a * b }
+    public func violates(_ bound: Double, above: Bool) -> Bool {
+        let slack = Double.simplexTolerance * Swift.max(1, Swift.abs(bound))
+        return above ? self > bound + slack : self < bound - slack
+    }
+    public var asStepLength: Double { Swift.max(self, 0) }
+}
