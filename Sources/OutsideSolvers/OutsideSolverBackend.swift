@@ -126,6 +126,7 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
         do {
             let reply = try session.request(request, timeout: timeout(for: budget))
             checkin(session)
+            if let log = reply.log, !log.isEmpty { throw AdapterFailure.logged(log) }
             switch reply.type {
             case "error": throw AdapterFailure.adapterError(reply.message ?? "no message")
             case "unsupported": throw BackendError.unsupported(backend: name, reason: reply.reason ?? "no reason given")
@@ -296,6 +297,9 @@ public final class LiveSystem {
             reply = try session.request(request, timeout: backend.timeout(for: budget))
         } catch {
             throw .internalFailure(backend: backend.name, message: error.description)
+        }
+        if let log = reply.log, !log.isEmpty {
+            throw .internalFailure(backend: backend.name, message: AdapterFailure.logged(log).description)
         }
         switch reply.type {
         case "error": throw .internalFailure(backend: backend.name, message: AdapterFailure.adapterError(reply.message ?? "").description)
