@@ -212,3 +212,34 @@ struct LoggedMessageTests {
         #expect(run.judge(clean, oracle: nil, seed: 0).isEmpty)
     }
 }
+
+/// The `gtk` reproducer: a standalone C program against GTK alone that checks GTK's answer
+/// against the expectation written into it.
+@Suite(.enabled(if: Solvers.installed("gtk") && (try? run(["sh", "-c", "command -v xvfb-run && command -v cc"]).status) == 0,
+                "the gtk adapter, xvfb-run or cc is missing (scripts/install-outside-solvers.sh)"))
+struct GtkReproducerTests {
+    func runReproducer(_ system: ConstraintSystem, broken: [Int]) throws -> (status: Int32, output: String) {
+        let gtk = Solvers.backend("gtk")
+        let exact = try ExactSimplexBackend().solve(system, budget: .unlimited)
+        guard case .weighted(let mapping) = gtk.capabilities.priorities else { throw BackendFailure("gtk is not weighted") }
+        let weights = SemanticsJudge.weights(mapping, levels: system.lowered(as: Rational.self).levels)
+        let optimum = try ExactSimplexBackend().weightedOptimum(system, broken: exact.solution.broken, weights: weights.map(\.description),
+                                                                budget: .unlimited)
+        let files = gtk.reproducer(for: system, expectation: ReproducerExpectation(
+            broken: broken, objective: [optimum.value], bound: 1e-6, finding: "test"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lb-gtk-repro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in files { try Data(file.contents.utf8).write(to: folder.appendingPathComponent("case.\(file.suffix)")) }
+        try #require(files.map(\.suffix).sorted() == ["repro.c", "repro.sh"])
+        return try run(["sh", folder.appendingPathComponent("case.repro.sh").path])
+    }
+
+    @Test func aCorrectAnswerPrintsOKAndAWrongExpectationABug() throws {
+        let system = try parse(GtkAdapterTests.vfl + "\na.width <= 500 @300\n")
+        let clean = try runReproducer(system, broken: [])
+        #expect(clean.status == 0 && clean.output.contains("OK"), "\(clean.output)")
+        let wrong = try runReproducer(system, broken: [0])
+        #expect(wrong.status == 1 && wrong.output.contains("BUG: required row 0 holds"), "\(wrong.output)")
+    }
+}
