@@ -44,10 +44,17 @@ public struct DeclaredCapabilities: Sendable, Hashable, Decodable {
     public var incremental: Bool?
     /// `rows` and/or `constraints`.
     public var input: [String]?
+    /// Which rows the adapter can hold, when not every row: `gtk-attributes` (GtkRowMapping).
+    public var rowForm: String?
     public var priorities: Priorities
     public var reports: Reports
     /// The rounding of the values (GTK: whole pixels, `{"unit": "1", ...}`); absent when exact or Double.
     public var rounding: Rounding?
+
+    enum CodingKeys: String, CodingKey {
+        case whole, steps, incremental, input, priorities, reports, rounding
+        case rowForm = "row_form"
+    }
 
     public struct Rounding: Sendable, Hashable, Decodable {
         /// The unit values are rounded to, as a decimal.

@@ -83,23 +83,7 @@ extension Reproducer {
 
     /// The row as the adapter's `gtk_constraint_new` call, or nil when it has none.
     static func gtkCall(_ row: LinearRow<Rational>, priority: Priority) -> String? {
-        struct Group { var view: Int; var axis: Int; var position = Rational.zero; var size = Rational.zero }
-        var groups: [Group] = []
-        for term in row.terms {
-            let view = term.variable / 4, component = term.variable % 4, axis = component % 2
-            let k = groups.firstIndex { $0.view == view && $0.axis == axis } ?? { groups.append(Group(view: view, axis: axis)); return groups.count - 1 }()
-            if component < 2 { groups[k].position += term.coefficient } else { groups[k].size += term.coefficient }
-        }
-        guard (1...2).contains(groups.count) else { return nil }
-        var attributes: [(name: String, coefficient: Rational, sizePart: Rational)] = []
-        for g in groups {
-            let names = g.axis == 0 ? ["LEFT", "WIDTH", "RIGHT", "CENTER_X"] : ["TOP", "HEIGHT", "BOTTOM", "CENTER_Y"]
-            if g.size.isZero { attributes.append((names[0], g.position, .zero)) }
-            else if g.position.isZero { attributes.append((names[1], g.size, Rational(1))) }
-            else if g.size == g.position { attributes.append((names[2], g.position, Rational(1))) }
-            else if g.size * Rational(2) == g.position { attributes.append((names[3], g.position, Rational(numerator: 1, denominator: 2))) }
-            else { return nil }
-        }
+        guard let attributes = GtkRowMapping.attributes(of: row) else { return nil }
         var constant = row.constant
         for a in attributes { constant -= a.coefficient * a.sizePart * gtkSizeOffset }
         let a = attributes[0].coefficient
@@ -107,11 +91,11 @@ extension Reproducer {
         if a.sign < 0 { relation = relation == .lessThanOrEqual ? .greaterThanOrEqual : (relation == .greaterThanOrEqual ? .lessThanOrEqual : .equal) }
         let relationName = relation == .equal ? "EQ" : (relation == .lessThanOrEqual ? "LE" : "GE")
         let strength = priority == .required ? "GTK_CONSTRAINT_STRENGTH_REQUIRED" : "(int)(1000000.0 * \(priority.value))"
-        let target = "VIEW(\(groups[0].view)), GTK_CONSTRAINT_ATTRIBUTE_\(attributes[0].name)"
-        if groups.count == 1 {
+        let target = "VIEW(\(attributes[0].view)), GTK_CONSTRAINT_ATTRIBUTE_\(attributes[0].name)"
+        if attributes.count == 1 {
             return "add(gtk_constraint_new_constant(\(target), GTK_CONSTRAINT_RELATION_\(relationName), \(cDouble(-constant / a)), \(strength)));"
         }
-        return "add(gtk_constraint_new(\(target), GTK_CONSTRAINT_RELATION_\(relationName), VIEW(\(groups[1].view)), GTK_CONSTRAINT_ATTRIBUTE_\(attributes[1].name), \(cDouble(-attributes[1].coefficient / a)), \(cDouble(-constant / a)), \(strength)));"
+        return "add(gtk_constraint_new(\(target), GTK_CONSTRAINT_RELATION_\(relationName), VIEW(\(attributes[1].view)), GTK_CONSTRAINT_ATTRIBUTE_\(attributes[1].name), \(cDouble(-attributes[1].coefficient / a)), \(cDouble(-constant / a)), \(strength)));"
     }
 
     static let gtkPrelude = """
@@ -181,4 +165,60 @@ extension Reproducer {
             return bugs ? 1 : 0;
         }
         """
+}
+
+/// How the gtk adapter (scripts/solvers/gtk/gtk_adapter.c) turns a lowered row into one
+/// `GtkConstraint`: terms grouped by view and axis, each group one GTK attribute. Declared in
+/// the hello as `"row_form": "gtk-attributes"`, so that a system with a row GTK cannot hold is
+/// declined before it is sent (``OutsideSolverBackend/supports(_:)``), not counted as a crash.
+enum GtkRowMapping {
+    struct Attribute {
+        var view: Int
+        /// `LEFT`, `WIDTH`, … as in `GTK_CONSTRAINT_ATTRIBUTE_…`.
+        var name: String
+        var coefficient: Rational
+        /// How much of the size the attribute holds (right: 1, center: 1/2).
+        var sizePart: Rational
+    }
+
+    /// The row's one or two attributes, or nil when it has none (no unknowns: decided by the
+    /// adapter) or no GtkConstraint (more than two attributes, or x and width mixed otherwise).
+    static func attributes(of row: LinearRow<Rational>) -> [Attribute]? {
+        struct Group { var view: Int; var axis: Int; var position = Rational.zero; var size = Rational.zero }
+        var groups: [Group] = []
+        for term in row.terms {
+            let view = term.variable / 4, component = term.variable % 4, axis = component % 2
+            let k = groups.firstIndex { $0.view == view && $0.axis == axis } ?? { groups.append(Group(view: view, axis: axis)); return groups.count - 1 }()
+            if component < 2 { groups[k].position += term.coefficient } else { groups[k].size += term.coefficient }
+        }
+        guard (1...2).contains(groups.count) else { return nil }
+        var attributes: [Attribute] = []
+        for g in groups {
+            let names = g.axis == 0 ? ["LEFT", "WIDTH", "RIGHT", "CENTER_X"] : ["TOP", "HEIGHT", "BOTTOM", "CENTER_Y"]
+            if g.size.isZero { attributes.append(Attribute(view: g.view, name: names[0], coefficient: g.position, sizePart: .zero)) }
+            else if g.position.isZero { attributes.append(Attribute(view: g.view, name: names[1], coefficient: g.size, sizePart: Rational(1))) }
+            else if g.size == g.position { attributes.append(Attribute(view: g.view, name: names[2], coefficient: g.position, sizePart: Rational(1))) }
+            else if g.size * Rational(2) == g.position {
+                attributes.append(Attribute(view: g.view, name: names[3], coefficient: g.position, sizePart: Rational(numerator: 1, denominator: 2)))
+            } else { return nil }
+        }
+        return attributes
+    }
+
+    /// Why the adapter would answer `unsupported`, or nil when it takes the system.
+    static func unsupported(_ system: ConstraintSystem, strengthScale: Rational) -> String? {
+        let lowered = system.lowered(as: Rational.self)
+        for row in lowered.rows {
+            if !row.terms.isEmpty && attributes(of: row) == nil {
+                return "\(system.constraintName(row.constraintIndex)) has no GtkConstraint (more than two attributes, or position and size mixed)"
+            }
+            if row.level > 0 {
+                let priority = lowered.levels[row.level - 1]
+                if !(Rational(literal: priority.value) * strengthScale).isInteger {
+                    return "priority \(priority.value) has no whole GTK strength"
+                }
+            }
+        }
+        return nil
+    }
 }

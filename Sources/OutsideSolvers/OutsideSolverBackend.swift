@@ -74,6 +74,11 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
         if case .success(let hello) = hello(), hello.capabilities.whole == false {
             return .unsupported("the adapter takes update steps only")
         }
+        if case .success(let hello) = hello(), hello.capabilities.rowForm == "gtk-attributes",
+           case .weighted(let mapping) = capabilities.priorities,
+           let why = GtkRowMapping.unsupported(system, strengthScale: Rational(literal: mapping.weight(of: .required).scale)) {
+            return .unsupported(why)
+        }
         return .supported
     }
 

@@ -455,7 +455,7 @@ static JsonNode *live_values(gint64 *spent) {
         }
     }
     /* GTK has no way to say that it dropped a required constraint (4.8 logs nothing): a
-     * required row that the answer violates by more than its values' rounding (< 1 px each)
+     * required row that the answer violates by its values' rounding (< 1 px each) or more
      * is reported rejected, so the judge compares GTK's choice with the required walk's. */
     gboolean any_rejected = FALSE;
     json_builder_set_member_name(b, "rejected");
@@ -465,13 +465,16 @@ static JsonNode *live_values(gint64 *spent) {
         if (!r->live) continue;
         gboolean rejected = r->rejected;
         if (!rejected && r->constraint != NULL && row_required(&r->row)) {
-            double value = r->row.constant, slack = 1e-9;
+            /* Each value is within less than one pixel of GTK's own (floor, ceil), so a row that
+             * holds in GTK's solution is off by less than sum |a| here: off by at least that, it
+             * was dropped. */
+            double value = r->row.constant, slack = -1e-9;
             for (guint t = 0; t < r->row.terms->len; t++) {
                 Term term = g_array_index(r->row.terms, Term, t);
                 value += term.coefficient * values[term.variable];
                 slack += fabs(term.coefficient);
             }
-            rejected = r->row.relation == 0 ? fabs(value) > slack : (r->row.relation < 0 ? value > slack : value < -slack);
+            rejected = r->row.relation == 0 ? fabs(value) >= slack : (r->row.relation < 0 ? value >= slack : value <= -slack);
         }
         if (rejected) {
             json_builder_add_int_value(b, i);
@@ -616,7 +619,7 @@ static JsonNode *hello(void) {
     char *version = g_strdup_printf("%u.%u.%u", gtk_get_major_version(), gtk_get_minor_version(), gtk_get_micro_version());
     char *text = g_strdup_printf(
         "{\"type\":\"hello\",\"protocol\":%d,\"name\":\"gtk\",\"version\":\"%s\",\"capabilities\":{"
-        "\"whole\":true,\"steps\":true,\"incremental\":true,\"input\":[\"rows\"],"
+        "\"whole\":true,\"steps\":true,\"incremental\":true,\"input\":[\"rows\"],\"row_form\":\"gtk-attributes\","
         "\"priorities\":{\"model\":\"weighted\",\"weight\":{\"form\":\"linear\",\"scale\":\"%.0f\"}},"
         "\"rounding\":{\"unit\":\"1\",\"position\":\"floor\",\"size\":\"ceil\"},"
         "\"reports\":{\"values\":true,\"rejected\":true,\"conflict\":false,\"ambiguity\":false,"
