@@ -15,6 +15,7 @@ struct LayoutBench: ParsableCommand {
             file:line:column: message, or the option at fault); 3 when the chosen backend does \
             not support a valid system; 130 when interrupted.
             """,
+        version: toolVersion,
         subcommands: CommandRegistry.subcommands
     )
 

@@ -61,6 +61,12 @@ import Testing
         #expect(!run.error.isEmpty)
     }
 
+    @Test func versionIsASuccessOnStandardOutput() throws {
+        let run = try SequenceCommandTests.run(["--version"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.hasPrefix("layoutbench "))
+    }
+
     @Test func helpIsASuccessOnStandardOutput() throws {
         let run = try SequenceCommandTests.run(["solve", "--help"])
         #expect(run.status == 0)
