@@ -235,6 +235,21 @@ struct GtkReproducerTests {
         return try run(["sh", folder.appendingPathComponent("case.repro.sh").path])
     }
 
+    /// The hand-reduced reproducers of GTK 4.8.3's findings (scripts/solvers/gtk/reproducers/)
+    /// build against GTK alone and show their bug there.
+    @Test(arguments: ["remove-optional-constraint", "readd-optional-constraint"])
+    func theHandReducedReproducersShowTheirBug(_ name: String) throws {
+        guard case .success(let hello) = Solvers.backend("gtk").hello(), hello.version == "4.8.3" else { return }
+        let source = Repository.root.appendingPathComponent("scripts/solvers/gtk/reproducers/\(name).c").path
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("lb-\(name)-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        let result = try run(["sh", "-c", "cc $(pkg-config --cflags gtk4) -o \"$1\" \"$2\" $(pkg-config --libs gtk4) && GTK_A11Y=none xvfb-run -a \"$1\"",
+                              "sh", binary, source])
+        // The double free sometimes corrupts the heap first (abort); otherwise the program says BUG.
+        #expect(result.status != 0, "\(result.output)")
+        #expect(result.output.contains("BUG") || result.status == 134, "\(result.output)")
+    }
+
     @Test func aCorrectAnswerPrintsOKAndAWrongExpectationABug() throws {
         let system = try parse(GtkAdapterTests.vfl + "\na.width <= 500 @300\n")
         let clean = try runReproducer(system, broken: [])
