@@ -2,7 +2,8 @@
 # Installs the outside solvers LayoutBench's adapters (scripts/solvers/) drive, where they
 # are missing: from PyPI kiwisolver (pinned: its 1.5.1 rollback bug is a test case),
 # cassowary, z3-solver and highspy, as wheels; from Debian qsopt-ex (esolver) and glpk-utils
-# (glpsol). Sourced by scripts/ensure-dependencies.sh; safe to run again (it does nothing
+# (glpsol), and GTK 4 with json-glib and Xvfb (libgtk-4-dev, libjson-glib-dev, xvfb) for the
+# C adapter scripts/solvers/gtk/, which it then builds. Sourced by scripts/ensure-dependencies.sh; safe to run again (it does nothing
 # when everything is present). LAYOUTBENCH_SKIP_OUTSIDE_SOLVERS=1 skips it.
 set -euo pipefail
 
@@ -32,6 +33,9 @@ fi
 apt_missing=()
 command -v esolver >/dev/null 2>&1 || apt_missing+=(qsopt-ex)
 command -v glpsol >/dev/null 2>&1 || apt_missing+=(glpk-utils)
+pkg-config --exists gtk4 2>/dev/null || apt_missing+=(libgtk-4-dev)
+pkg-config --exists json-glib-1.0 2>/dev/null || apt_missing+=(libjson-glib-dev)
+command -v xvfb-run >/dev/null 2>&1 || apt_missing+=(xvfb xauth)
 if [ ${#apt_missing[@]} -gt 0 ]; then
   echo "layoutbench: installing ${apt_missing[*]} with apt-get" >&2
   sudo_cmd=()
@@ -43,4 +47,11 @@ if [ ${#apt_missing[@]} -gt 0 ]; then
   fi
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null \
     || echo "layoutbench: apt-get could not install ${apt_missing[*]}; those adapters stay unavailable" >&2
+fi
+
+# The GTK adapter is C: built into a git-ignored folder beside its source whenever its
+# source is newer than the binary (make decides).
+if pkg-config --exists gtk4 json-glib-1.0 2>/dev/null && command -v cc >/dev/null 2>&1; then
+  make --no-print-directory -s -C "$(dirname "${BASH_SOURCE[0]}")/solvers/gtk" >&2 \
+    || echo "layoutbench: the GTK adapter did not build; it stays unavailable" >&2
 fi

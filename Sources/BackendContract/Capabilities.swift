@@ -64,12 +64,17 @@ public struct BackendCapabilities: Sendable, Hashable, Codable {
     public var wholeSystems: Bool
     /// Takes update steps (add, remove, set constant, set priority, then values).
     public var updateSteps: Bool
+    /// The unit a backend rounds its values to (GTK allocates whole pixels: 1), nil when it
+    /// does not round; the judge then accepts each value within one unit of the exact one.
+    public var roundingUnit: Double?
 
-    public init(priorities: PriorityModel, reports: Reports, wholeSystems: Bool = true, updateSteps: Bool = false) {
+    public init(priorities: PriorityModel, reports: Reports, wholeSystems: Bool = true, updateSteps: Bool = false,
+                roundingUnit: Double? = nil) {
         self.priorities = priorities
         self.reports = reports
         self.wholeSystems = wholeSystems
         self.updateSteps = updateSteps
+        self.roundingUnit = roundingUnit
     }
 
     /// Lexicographic, reporting everything: what the format asks of a solution.

@@ -332,7 +332,12 @@ public struct FuzzCampaign: Sendable {
                               detail: "the transformed system failed: \(failure.message)", oracle: oracle.rawValue)
         case .success(let result):
             if result.solution.status == .budgetExceeded { return nil }
-            guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: configuration.tolerance) else { return nil }
+            var tolerance = configuration.tolerance
+            if let unit = backend.capabilities.roundingUnit {
+                // Both answers are rounded (whole pixels): each may be a unit off.
+                tolerance.absolute = SemanticsJudge.rounded(tolerance.absolute, unit: 2 * unit, rows: system.lowered(as: Rational.self))
+            }
+            guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: tolerance) else { return nil }
             finding = Finding(kind: .metamorphicViolation, backends: [backend.name], detail: v, oracle: oracle.rawValue)
             if comparator.precision(of: backend.name) != nil {
                 finding = classifyViolation(finding, backend: backend.name,

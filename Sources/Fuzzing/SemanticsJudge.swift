@@ -35,7 +35,8 @@ struct SemanticsJudge: Sendable {
         let s = result.solution
         let reports = result.reports ?? capabilities.reports
         let rows = system.lowered(as: Rational.self)
-        let bound = comparator.tolerance.bound(scale: Tolerance.scale(of: system, rows: rows))
+        let bound = Self.rounded(comparator.tolerance.bound(scale: Tolerance.scale(of: system, rows: rows)),
+                                 unit: capabilities.roundingUnit, rows: rows)
         let judge = PointJudge(system: system, rows: rows, bound: bound)
         guard let point = judge.exactPoint(s) else {
             return [Finding(kind: .infeasiblePoint, backends: [backend],
@@ -76,6 +77,17 @@ struct SemanticsJudge: Sendable {
             findings += comparator.checkConflict(system, s, backend: backend)
         }
         return findings
+    }
+
+    /// The bound for a backend that rounds its values to `unit` (whole pixels): each value
+    /// may be off by one unit, so a row by the unit times the sum of its coefficients'
+    /// magnitudes; the bound grows by the largest such amount. A wrong choice between
+    /// solutions, a violated required row or a wrongly traded priority moves a value by more.
+    static func rounded(_ bound: Double, unit: Double?, rows: LinearSystem<Rational>) -> Double {
+        guard let unit, unit > 0 else { return bound }
+        var widest = 1.0
+        for row in rows.rows { widest = max(widest, row.terms.reduce(0) { $0 + abs($1.coefficient.doubleValue) }) }
+        return bound + unit * widest
     }
 
     /// The worst violated required row that the backend kept.

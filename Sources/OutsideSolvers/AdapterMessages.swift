@@ -35,6 +35,8 @@ public struct DeclaredCapabilities: Sendable, Hashable, Decodable {
         public var ambiguity: Bool?
         public var objective: Bool?
         public var exact: Bool?
+        /// The adapter returns the library's warnings and criticals of each request in `log`.
+        public var log: Bool?
     }
 
     public var whole: Bool?
@@ -42,8 +44,25 @@ public struct DeclaredCapabilities: Sendable, Hashable, Decodable {
     public var incremental: Bool?
     /// `rows` and/or `constraints`.
     public var input: [String]?
+    /// Which rows the adapter can hold, when not every row: `gtk-attributes` (GtkRowMapping).
+    public var rowForm: String?
     public var priorities: Priorities
     public var reports: Reports
+    /// The rounding of the values (GTK: whole pixels, `{"unit": "1", ...}`); absent when exact or Double.
+    public var rounding: Rounding?
+
+    enum CodingKeys: String, CodingKey {
+        case whole, steps, incremental, input, priorities, reports, rounding
+        case rowForm = "row_form"
+    }
+
+    public struct Rounding: Sendable, Hashable, Decodable {
+        /// The unit values are rounded to, as a decimal.
+        public var unit: String
+        /// How positions and sizes are rounded (informative: `floor`, `ceil`, `nearest`).
+        public var position: String?
+        public var size: String?
+    }
 
     /// The capabilities the judge reads; nil with a reason when the declaration makes no sense.
     public func resolved() -> Result<BackendCapabilities, AdapterFailure> {
@@ -63,13 +82,20 @@ public struct DeclaredCapabilities: Sendable, Hashable, Decodable {
         guard input.contains("rows") || input.contains("constraints") else {
             return .failure(.protocolError("input must name rows or constraints"))
         }
+        var unit: Double?
+        if let rounding {
+            guard let value = Double(rounding.unit), value.isFinite, value > 0 else {
+                return .failure(.protocolError("rounding.unit must be a positive decimal"))
+            }
+            unit = value
+        }
         return .success(BackendCapabilities(
             priorities: model,
             reports: BackendCapabilities.Reports(
                 values: reports.values ?? true, broken: reports.rejected ?? false, conflict: reports.conflict ?? false,
                 ambiguity: reports.ambiguity ?? false, objective: reports.objective ?? false,
                 exactValues: reports.exact ?? false),
-            wholeSystems: whole ?? true, updateSteps: steps ?? false))
+            wholeSystems: whole ?? true, updateSteps: steps ?? false, roundingUnit: unit))
     }
 
     public var takesRows: Bool { (input ?? ["rows"]).contains("rows") }
@@ -111,9 +137,11 @@ struct AdapterReply: Decodable {
     var solverNanoseconds: Int64?
     var message: String?
     var reason: String?
+    /// What the solver library logged (warnings, criticals) while answering: a finding.
+    var log: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case type, id, status, values, rejected, conflict, ambiguous, objective, message, reason
+        case type, id, status, values, rejected, conflict, ambiguous, objective, message, reason, log
         case solverNanoseconds = "solver_ns"
     }
 }
@@ -126,6 +154,8 @@ public enum AdapterFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case garbage(String)
     case protocolError(String)
     case adapterError(String)
+    /// The solver library logged warnings or criticals while answering (GTK's g_log).
+    case logged([String])
 
     public var description: String {
         switch self {
@@ -135,6 +165,7 @@ public enum AdapterFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .garbage(let line): return "the adapter sent garbage: \(line)"
         case .protocolError(let what): return "protocol error: \(what)"
         case .adapterError(let message): return "the adapter reported an error: \(message)"
+        case .logged(let lines): return "the solver logged while answering: \(lines.prefix(5).joined(separator: "; "))"
         }
     }
 }

@@ -74,6 +74,11 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
         if case .success(let hello) = hello(), hello.capabilities.whole == false {
             return .unsupported("the adapter takes update steps only")
         }
+        if case .success(let hello) = hello(), hello.capabilities.rowForm == "gtk-attributes",
+           case .weighted(let mapping) = capabilities.priorities,
+           let why = GtkRowMapping.unsupported(system, strengthScale: Rational(literal: mapping.weight(of: .required).scale)) {
+            return .unsupported(why)
+        }
         return .supported
     }
 
@@ -126,6 +131,7 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
         do {
             let reply = try session.request(request, timeout: timeout(for: budget))
             checkin(session)
+            if let log = reply.log, !log.isEmpty { throw AdapterFailure.logged(log) }
             switch reply.type {
             case "error": throw AdapterFailure.adapterError(reply.message ?? "no message")
             case "unsupported": throw BackendError.unsupported(backend: name, reason: reply.reason ?? "no reason given")
@@ -296,6 +302,9 @@ public final class LiveSystem {
             reply = try session.request(request, timeout: backend.timeout(for: budget))
         } catch {
             throw .internalFailure(backend: backend.name, message: error.description)
+        }
+        if let log = reply.log, !log.isEmpty {
+            throw .internalFailure(backend: backend.name, message: AdapterFailure.logged(log).description)
         }
         switch reply.type {
         case "error": throw .internalFailure(backend: backend.name, message: AdapterFailure.adapterError(reply.message ?? "").description)

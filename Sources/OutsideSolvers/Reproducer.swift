@@ -27,6 +27,8 @@ struct Reproducer {
             return [ReproducerFile(suffix: "repro.py", contents: python(system, expectation), executable: true)]
         case "esolver", "glpsol":
             return lpFiles(system, expectation)
+        case "gtk":
+            return gtkFiles(system, expectation)
         default:
             return []
         }

@@ -43,7 +43,7 @@ import Testing
         .add("a.width >= 500"),
     ]
 
-    func replay(_ name: String) throws {
+    func replay(_ name: String, steps: [Step] = Self.steps) throws {
         let backend = Solvers.backend(name)
         var system = try parse(Self.text)
         let live = try backend.openLiveSystem(variables: system.variableCount)
@@ -60,7 +60,7 @@ import Testing
             #expect(found.isEmpty, "\(name) after \(label): \(found.map(\.detail))\n\(system.canonicalText)")
         }
         try check("adding every row")
-        for step in Self.steps {
+        for step in steps {
             switch step {
             case .setConstant(let index, let constant):
                 system.constraints[index].constant = try #require(NumericLiteral(parsing: constant))

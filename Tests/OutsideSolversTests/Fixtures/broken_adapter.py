@@ -45,6 +45,10 @@ class Broken(Z3Adapter):
                 adapter_protocol._protocol.write('{"type":"ok","id":-5}\n')
                 adapter_protocol._protocol.flush()
                 return {"type": "ok"}
+            if MODE == "log":
+                reply = super().handle(request)
+                reply["log"] = ["CRITICAL Gtk: gtk_widget_size_allocate: assertion 'GTK_IS_WIDGET (widget)' failed"]
+                return reply
         return super().handle(request)
 
 
