@@ -1,0 +1,95 @@
+import BackendContract
+
+extension CassowarySolver {
+    /// Changes the constants of held constraints in place and re-optimises once, with the
+    /// dual simplex (Cassowary's edit constraints, for any constraint).
+    ///
+    /// A constraint's row reads `Σ terms + constant + s·marker (+ …) = 0`. Changing the
+    /// constant by Δ is the same as replacing its marker `m` by `m + Δ/s` everywhere: only the
+    /// rows that name the marker change constant, the basis stays dual feasible (reduced costs
+    /// do not move), and where a basic symbol left its bounds dual pivots restore it. Several
+    /// changes (every row naming the root on a rotation, an intrinsic size's hugging and
+    /// resistance rows) share one re-optimisation.
+    ///
+    /// Atomic: a change that makes the required constraints infeasible throws
+    /// ``CassowaryError/unsatisfiable(conflict:)`` (the held constraints of the row that
+    /// proves it, the changed ones among them), a budget that runs out throws
+    /// ``CassowaryError/budgetExceeded``; either way the solver is exactly as before the call.
+    public mutating func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) throws(CassowaryError) {
+        for change in changes {
+            guard change.constant.isFinite else { throw .invalidInput("constant \(change.constant)") }
+            guard hasConstraint(change.handle) else { throw .unknownConstraint(change.handle) }
+        }
+        beginCall()
+        let checkpoint = tableau.beginAttempt()
+        var previous: [(id: Int, constant: Double)] = []
+        previous.reserveCapacity(changes.count)
+        for change in changes {
+            guard let record = records[change.handle.id] else { continue }
+            let old = record.constraint.constant
+            let delta = change.constant - old
+            if delta == 0 { continue }
+            previous.append((change.handle.id, old))
+            records[change.handle.id]?.constraint.constant = change.constant
+            tableau.tolerance.include(value: change.constant)
+            let marker = record.marker
+            var coefficient = 0.0
+            for index in record.start..<record.start + record.count where recordTerms[index].symbol == marker {
+                coefficient += recordTerms[index].coefficient
+            }
+            tableau.journaledShift(marker, by: delta / coefficient)
+        }
+        if previous.isEmpty {
+            tableau.commitAttempt()
+            return
+        }
+        do {
+            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
+            if !tableau.candidates.isEmpty { try optimize() }
+            tableau.commitAttempt()
+        } catch {
+            tableau.rollBack(to: checkpoint)
+            for (id, constant) in previous.reversed() { records[id]?.constraint.constant = constant }
+            switch error {
+            case .infeasible(let owners):
+                throw .unsatisfiable(conflict: owners.filter { $0 >= 0 && hasConstraint(ConstraintHandle(id: $0)) }.sorted().map {
+                    ConstraintHandle(id: $0)
+                })
+            case .budgetExceeded: throw .budgetExceeded
+            case .breakdown(let why): throw .internalFailure(why)
+            }
+        }
+        refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
+    }
+
+    /// Changes one held constraint's constant (see ``setConstants(_:)``).
+    public mutating func setConstant(_ handle: ConstraintHandle, to constant: Double) throws(CassowaryError) {
+        try setConstants([(handle, constant)])
+    }
+
+    /// The number of symbols the tableau holds (retired ones included): with
+    /// ``constraintCount``, what a long run's memory is made of.
+    public var symbolCount: Int { tableau.symbolCount }
+
+    /// Terms stored: the tableau's pool (rows and garbage) and the records' rows.
+    public var storedTermCount: Int { tableau.terms.count + recordTerms.count }
+}
+
+extension Tableau {
+    /// ``shift(_:by:)``, with the rows it changes journaled first when an attempt is open,
+    /// so that a rollback restores their constants.
+    mutating func journaledShift(_ symbol: Int, by delta: Double) {
+        if journaling {
+            for user in users[symbol] { journalRow(of: user) }
+            if symbols[symbol].isBasic { journalRow(of: symbol) }
+        }
+        shift(symbol, by: delta)
+    }
+
+    private mutating func journalRow(of symbol: Int) {
+        record(.row(
+            symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
+            constant: symbols[symbol].constant, wasBasic: symbols[symbol].isBasic, rank: symbols[symbol].rank))
+    }
+}
