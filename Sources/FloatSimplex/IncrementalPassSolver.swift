@@ -32,10 +32,28 @@ public struct IncrementalPassSolver: Sendable {
         var handle: ConstraintHandle?
         /// Added by the current pass and not lowered yet.
         var isNew: Bool
+        /// Names the constraint in ``RowStep``s (never reused).
+        var key: Int
 
         /// A constraint just added: its row and priority are read when the pass settles.
-        static let placeholder = Entry(row: LinearConstraint([], relation: .equal), priority: .required, handle: nil, isNew: true)
+        static func placeholder(key: Int) -> Entry {
+            Entry(row: LinearConstraint([], relation: .equal), priority: .required, handle: nil, isNew: true, key: key)
+        }
     }
+
+    /// A row-level change, as a solver without this driver's walk (kiwi) would be told it.
+    public enum RowStep: Sendable, Hashable {
+        case add(key: Int, row: LinearConstraint)
+        case remove(key: Int)
+        case setConstant(key: Int, constant: Double)
+    }
+
+    /// With ``recordsRowSteps``, the row-level changes of each pass answered so far (the first
+    /// pass's are its additions), for replaying the same steps on another solver.
+    public private(set) var rowSteps: [[RowStep]] = []
+    /// Whether ``rowSteps`` is kept.
+    public var recordsRowSteps = false
+    private var nextKey = 0
 
     /// Why a pass could not be answered.
     enum PassFailure: Error {
@@ -92,6 +110,7 @@ public struct IncrementalPassSolver: Sendable {
         let start = ContinuousClock.now
         let pivotsBefore = solver.pivotCount
         solver.restartBudget(budget)
+        if recordsRowSteps { rowSteps.append([]) }
         var failure: PassFailure?
         for step in steps {
             let changes: [SystemChange]
@@ -144,6 +163,7 @@ public struct IncrementalPassSolver: Sendable {
         case .constraintsRemoved(let indices):
             for index in indices {
                 let entry = entries[index]
+                if !entry.isNew && recordsRowSteps { trace(.remove(key: entry.key)) }
                 if !entry.isNew && !entry.priority.isRequired { priorityCounts[entry.priority, default: 1] -= 1 }
                 guard let handle = entry.handle else { continue }
                 if entry.priority.isRequired { requiredChanged = true }
@@ -158,7 +178,8 @@ public struct IncrementalPassSolver: Sendable {
             dirty = dirty.compactMap { position in Self.shifted(position, removing: indices) }
         case .constraintsAppended(let range):
             for index in range {
-                entries.append(Entry.placeholder)
+                entries.append(Entry.placeholder(key: nextKey))
+                nextKey += 1
                 dirty.append(index)
             }
         case .itemAdded:
@@ -167,6 +188,10 @@ public struct IncrementalPassSolver: Sendable {
         case .itemsRemoved(let indices):
             itemSerials.remove(atSortedOffsets: indices)
         }
+    }
+
+    private mutating func trace(_ step: RowStep) {
+        rowSteps[rowSteps.count - 1].append(step)
     }
 
     /// Where `position` moves when the ascending `removed` go; nil if it is one of them.
@@ -199,7 +224,8 @@ public struct IncrementalPassSolver: Sendable {
             nextSerial = system.items.count
             labels = PriorityLabels()
             priorityCounts = [:]
-            entries = Array(repeating: Entry.placeholder, count: system.constraints.count)
+            entries = system.constraints.indices.map { Entry.placeholder(key: nextKey + $0) }
+            nextKey += entries.count
             dirty = Array(entries.indices)
             requiredChanged = true
             needsRebuild = false
@@ -228,6 +254,7 @@ public struct IncrementalPassSolver: Sendable {
                 entry.isNew = false
                 entry.row = row
                 entry.priority = constraint.priority
+                if recordsRowSteps { trace(.add(key: entry.key, row: row)) }
                 if constraint.priority.isRequired {
                     requiredChanged = true
                 } else {
@@ -238,6 +265,14 @@ public struct IncrementalPassSolver: Sendable {
             }
             let old = entry.row
             entry.row = row
+            if recordsRowSteps {
+                if old.strength != row.strength || old.terms != row.terms || old.relation != row.relation {
+                    trace(.remove(key: entry.key))
+                    trace(.add(key: entry.key, row: row))
+                } else if old.constant != row.constant {
+                    trace(.setConstant(key: entry.key, constant: row.constant))
+                }
+            }
             if entry.priority != constraint.priority {
                 priorityCounts[entry.priority, default: 1] -= 1
                 priorityCounts[constraint.priority, default: 0] += 1

@@ -241,9 +241,10 @@ extension SequenceFamilies {
     /// A required constraint on a view's size that contradicts one already there.
     static func conflicting(_ builder: UpdateSequence.Builder, _ rng: inout SeededGenerator) -> (Constraint, earlier: String)? {
         let system = builder.replay.current
+        // A required equality copied with another constant always conflicts with it.
         let candidates = system.constraints.indices.filter {
             let c = system.constraints[$0]
-            return c.priority.isRequired && c.second == nil && c.first.attribute.isSize && c.relation == .equal
+            return c.priority.isRequired && c.relation == .equal && c.origin != .intrinsic
         }
         guard !candidates.isEmpty else { return nil }
         let index = candidates[rng.index(below: candidates.count)]
