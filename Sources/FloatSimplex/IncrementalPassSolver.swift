@@ -415,18 +415,30 @@ public struct IncrementalPassSolver: Sendable {
         let variableCount = system.variableCount
         var values = [Double](repeating: 0, count: variableCount)
         for variable in 0..<variableCount { values[variable] = solver.value(of: stableVariable(variable)) }
-        let levels = priorityCounts.filter { $0.value > 0 }.keys.sorted(by: >)
-        var levelIndex: [Priority: Int] = [:]
-        for (k, p) in levels.enumerated() { levelIndex[p] = k }
-        var objective = [Double](repeating: 0, count: levels.count)
+        // Levels in use, by their solver labels (ascending label = descending priority);
+        // entries are matched by label, an integer, not by hashing their priorities.
+        var labelsInUse: [Int] = []
+        var labels = self.labels
+        for (priority, count) in priorityCounts where count > 0 {
+            if let label = labels.label(for: priority) { labelsInUse.append(label) }
+        }
+        labelsInUse.sort()
+        var objective = [Double](repeating: 0, count: labelsInUse.count)
         var broken: [Int] = []
-        for (index, entry) in entries.enumerated() {
-            if entry.priority.isRequired {
-                if entry.handle == nil { broken.append(index) }
+        let solver = self.solver
+        for index in entries.indices {
+            let level = entries[index].row.strength.level
+            if level == 0 {
+                if entries[index].handle == nil { broken.append(index) }
                 continue
             }
-            guard let k = levelIndex[entry.priority] else { continue }
-            objective[k] += entry.row.error(at: solver.value(of:))
+            var low = 0, high = labelsInUse.count
+            while low < high {
+                let mid = (low + high) / 2
+                if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
+            }
+            guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
+            objective[low] += entries[index].row.error { solver.value(of: $0) }
         }
         var ambiguous: [Unknown] = []
         if reportsAmbiguity {
