@@ -63,6 +63,57 @@ extension CassowarySolver {
         tableau.compactIfWasteful()
     }
 
+    /// Moves a held optional constraint to another optional level in place and re-optimises
+    /// with the primal simplex (the point stays feasible; only its optimality changes).
+    ///
+    /// The constraint's error symbols move their cost from the old level to the new one: a
+    /// non-basic one in its own reduced cost, a basic one through its reduced row, as an
+    /// addition and a removal charge them. No symbol is made or retired, so toggling a
+    /// priority back and forth does not grow the tableau. Atomic like ``setConstants(_:)``.
+    public mutating func setStrength(_ handle: ConstraintHandle, to strength: Strength) throws(CassowaryError) {
+        guard let record = hasConstraint(handle) ? records[handle.id] : nil else { throw .unknownConstraint(handle) }
+        guard !strength.isRequired, !record.constraint.strength.isRequired, strength.level <= Int(Int32.max) else {
+            throw .invalidInput("a strength may only move between optional levels")
+        }
+        if strength == record.constraint.strength { return }
+        beginCall()
+        let checkpoint = tableau.beginAttempt()
+        let newLevel = Int32(strength.level)
+        var moved: [(symbol: Int, level: Int32)] = []
+        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].costLevel != 0 {
+            let old = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
+            let new = LexVector(level: newLevel, value: 1)
+            if tableau.symbols[symbol].isBasic {
+                let reduced = tableau.reduce(symbol)
+                for term in reduced.terms {
+                    tableau.addToReducedCost(term.symbol, old, times: -term.coefficient)
+                    tableau.addToReducedCost(term.symbol, new, times: term.coefficient)
+                }
+                tableau.recycle(reduced)
+            } else {
+                tableau.addToReducedCost(symbol, old, times: -1)
+                tableau.addToReducedCost(symbol, new, times: 1)
+            }
+            moved.append((symbol, tableau.symbols[symbol].costLevel))
+            tableau.symbols[symbol].costLevel = newLevel
+        }
+        records[handle.id]?.constraint.strength = strength
+        do {
+            if !tableau.candidates.isEmpty { try optimize() }
+            tableau.commitAttempt()
+        } catch {
+            tableau.rollBack(to: checkpoint)
+            for (symbol, level) in moved { tableau.symbols[symbol].costLevel = level }
+            records[handle.id]?.constraint.strength = record.constraint.strength
+            switch error {
+            case .budgetExceeded: throw .budgetExceeded
+            default: throw .internalFailure("strength change: \(error)")
+            }
+        }
+        refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
+    }
+
     /// Changes one held constraint's constant (see ``setConstants(_:)``).
     public mutating func setConstant(_ handle: ConstraintHandle, to constant: Double) throws(CassowaryError) {
         try setConstants([(handle, constant)])

@@ -34,6 +34,9 @@ public struct IncrementalPassSolver: Sendable {
         var isNew: Bool
         /// Names the constraint in ``RowStep``s (never reused).
         var key: Int
+        /// For a broken constraint: the keys of the held constraints the solver's conflict
+        /// named when it was rejected (where the conflict's filtering starts).
+        var explanation: [Int] = []
 
         /// A constraint just added: its row and priority are read when the pass settles.
         static func placeholder(key: Int) -> Entry {
@@ -290,7 +293,17 @@ public struct IncrementalPassSolver: Sendable {
                 }
                 continue
             }
-            // A new level (or, defensively, new terms): the row goes and comes back.
+            if old.terms == row.terms && old.relation == row.relation && !old.strength.isRequired && !row.strength.isRequired {
+                // A new optional level: moved in place (and a new constant, if any, with it).
+                do {
+                    try solver.setStrength(handle, to: row.strength)
+                } catch {
+                    throw Self.failure(error)
+                }
+                if old.constant != row.constant { constants.append((handle, row.constant)) }
+                continue
+            }
+            // New terms (defensively; a step never changes them): the row goes and comes back.
             do {
                 try solver.removeConstraint(handle)
             } catch {
@@ -367,6 +380,7 @@ public struct IncrementalPassSolver: Sendable {
             }
             let later = conflict.compactMap { positionOfHandle[$0.id] }.filter { $0 > candidate }.sorted()
             if later.isEmpty {
+                entries[candidate].explanation = conflict.compactMap { positionOfHandle[$0.id] }.map { entries[$0].key }
                 k += 1  // broken: infeasible with kept constraints before it
                 continue
             }
@@ -464,9 +478,11 @@ public struct IncrementalPassSolver: Sendable {
                 terms: row.terms.map { LinearTerm(variable: $0.variable.index, coefficient: $0.coefficient) }.sorted { $0.variable < $1.variable },
                 constant: row.constant, relation: row.relation, level: 0, constraintIndex: index)
         }
-        let kept = (0..<first).filter { entries[$0].priority.isRequired && entries[$0].handle != nil }.map(linearRow)
+        let kept = (0..<first).filter { entries[$0].priority.isRequired && entries[$0].handle != nil }
+        let named = Set(entries[first].explanation)
+        let explanation = kept.filter { named.contains(entries[$0].key) }
         return CassowaryBackend(conflictFilterLimit: conflictFilterLimit)
-            .irreducibleConflict(failing: linearRow(first), explanation: [], kept: kept)
+            .irreducibleConflict(failing: linearRow(first), explanation: explanation.map(linearRow), kept: kept.map(linearRow))
     }
 }
 

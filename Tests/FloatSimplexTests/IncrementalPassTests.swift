@@ -227,6 +227,34 @@ import Testing
         #expect(solver.value(of: Variable(0)) == 100)
     }
 
+    /// A strength moved in place gives what a fresh solver with the new levels gives, and
+    /// toggling it back and forth makes no symbols.
+    @Test func strengthChangesInPlace() throws {
+        let rows = [
+            constraint([(0, 1)], -100, .equal, level: 2),
+            constraint([(0, 1)], -200, .equal, level: 3),
+            constraint([(1, 1), (0, -1)], -8, .greaterThanOrEqual, level: 1),
+            constraint([(1, 1)], -150, .lessThanOrEqual, level: 3),
+        ]
+        var solver = CassowarySolver()
+        let handles = try rows.map { try solver.addConstraint($0) }
+        let symbols = solver.symbolCount
+        for (index, level) in [(0, 4), (1, 2), (3, 1), (0, 2), (2, 5), (1, 3)] {
+            try solver.setStrength(handles[index], to: Strength(level: level))
+            var fresh = CassowarySolver()
+            for (k, row) in rows.enumerated() {
+                var row = row
+                row.strength = try #require(solver.constraint(handles[k])).strength
+                try fresh.addConstraint(row)
+            }
+            // The optimum need not be one point (levels can tie): its objective is.
+            let (a, b) = (solver.objective(levelCount: 5), fresh.objective(levelCount: 5))
+            #expect(zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 }, "after level \(level) on row \(index): \(a) vs \(b)")
+        }
+        #expect(solver.symbolCount == symbols)
+        #expect(throws: CassowaryError.self) { try solver.setStrength(handles[0], to: .required) }
+    }
+
     @Test func budgetPerCallDoesNotRunOut() throws {
         var solver = CassowarySolver(budget: Budget(iterations: 50), perCall: true)
         for k in 0..<200 {
