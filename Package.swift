@@ -50,7 +50,9 @@ let package = Package(
         // Interface Builder files (.xib, .storyboard) → systems with the frames Xcode stored.
         .target(name: "InterfaceBuilder", dependencies: ["LayoutModel"]),
         // Child processes with pipes, started by posix_spawn and reaped by their owner alone.
-        .target(name: "ChildProcesses"),
+        .target(name: "ChildProcesses", dependencies: ["CProcessControl"]),
+        // prctl(2) for ChildProcesses: Swift cannot call a variadic C function.
+        .target(name: "CProcessControl"),
         // Solvers outside LayoutBench (kiwisolver, z3, HiGHS, …) through adapter processes
         // speaking JSON lines (docs/outside-solvers.md).
         .target(

@@ -94,6 +94,19 @@ public struct FindingStore: Sendable {
         try atomicWrite(Data(reproText(report, date: date).utf8), to: base.appendingPathExtension("layout"))
     }
 
+    /// Removes the temporary files of ``atomicWrite(_:to:)`` that a killed process left in
+    /// `directory` (and its subfolders): those whose writer is no longer running.
+    public static func removeStaleTemporaries(in directory: URL) {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return }
+        for case let url as URL in walker {
+            let name = url.lastPathComponent
+            guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
+            let parts = name.dropLast(".tmp".count).split(separator: ".")
+            guard let pid = parts.last.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
     /// Writes through a temporary file in the same folder and renames it over the target.
     public static func atomicWrite(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent()

@@ -36,29 +36,29 @@ struct ExportLPCommand: ParsableCommand {
             text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
             FileHandle.standardError.write(Data("\(file): cannot read: \(error.localizedDescription)\n".utf8))
-            throw ExitCode(2)
+            throw ExitStatus.invalidInput
         }
         let system: ConstraintSystem
         do {
             system = try LayoutParser.parse(text, file: file)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
+            throw ExitStatus.invalidInput
         }
         let program: String
         do {
             program = try LevelProgramExport.export(system, level: level, format: fileFormat)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
-            if case .unsupported = error { throw ExitCode(2) }
-            throw ExitCode(1)
+            if case .unsupported = error { throw ExitStatus.unsupported }
+            throw ExitStatus.internalFailure
         }
         if let output {
             do {
                 try program.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {
                 FileHandle.standardError.write(Data("\(output): cannot write: \(error.localizedDescription)\n".utf8))
-                throw ExitCode(1)
+                throw ExitStatus.internalFailure
             }
         } else {
             print(program, terminator: "")

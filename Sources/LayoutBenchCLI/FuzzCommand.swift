@@ -45,8 +45,8 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "The campaign's number of cases (indices 0..<C, shared out among shards).")
     var cases: Int?
 
-    @Option(help: "Stop after this many seconds.")
-    var time: Double?
+    @Option(help: "Stop after this many seconds (0 < S <= 30 days).")
+    var time: Seconds?
 
     @Option(help: "Comma-separated backends under test, or all.")
     var backend: String = "all"
@@ -76,10 +76,10 @@ struct FuzzCommand: ParsableCommand {
     var isolate = true
 
     @Option(help: "Seconds a case may take in a worker before it counts as a hang.")
-    var caseTimeout: Double = 120
+    var caseTimeout = Seconds(120)
 
     @Option(help: "Seconds one backend solve may take (its budget).")
-    var solveTimeout: Double = 10
+    var solveTimeout = Seconds(10)
 
     @Flag(help: "Continue the run in --out from its checkpoint.")
     var resume = false
@@ -118,11 +118,11 @@ struct FuzzCommand: ParsableCommand {
         }
         let spec = CampaignSpec(
             seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
-            budgetSeconds: solveTimeout, reduce: !noReduce, perSignature: perSignature)
+            budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = FuzzRunOptions(
-            spec: spec, shard: chosenShard, cases: cases, time: time.map { .milliseconds(Int64($0 * 1000)) }, jobs: jobs,
-            isolation: isolate ? Isolation(executable: executable, caseTimeout: .milliseconds(Int64(caseTimeout * 1000))) : nil,
+            spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: jobs,
+            isolation: isolate ? Isolation(executable: executable, caseTimeout: caseTimeout.duration) : nil,
             outDirectory: URL(fileURLWithPath: out), resume: resume)
         stopOnInterrupt()
         let display = ProgressDisplay(enabled: !quiet)

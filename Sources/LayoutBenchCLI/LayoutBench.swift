@@ -9,19 +9,51 @@ struct LayoutBench: ParsableCommand {
         abstract: "Benchmark and differential fuzzer for Auto Layout-style constraint solvers.",
         discussion: """
             Systems are written in the .layout format (docs/layout-format.md). Exit status: \
-            0 when a result is printed, 2 for invalid input (the error on stderr as \
-            file:line:column: message), 1 for an internal failure.
+            0 when a result is printed (or a check passed); 1 for an internal failure, or a \
+            check that found something (wrong answers in fuzz, failures in replay, regressions \
+            in report compare); 2 for invalid input or usage (the error on stderr as \
+            file:line:column: message, or the option at fault); 3 when the chosen backend does \
+            not support a valid system; 130 when interrupted.
             """,
+        version: toolVersion,
         subcommands: CommandRegistry.subcommands
     )
+
+    /// Parses and runs the command, then maps whatever ended it to the one exit contract
+    /// (``ExitStatus``): ArgumentParser's own usage code (64) is invalid input here.
+    static func main() {
+        let code: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            code = 0
+        } catch {
+            let parserCode = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if parserCode == .success { print(message) } else { printError(message) }
+            }
+            code = ExitStatus.mapped(parserCode).rawValue
+        }
+        Foundation.exit(code)
+    }
 }
 
-/// Exit codes shared by every subcommand (spec §6).
+/// The exit codes shared by every subcommand (spec §6), and the one mapping to them.
 enum ExitStatus {
-    /// Invalid input: a malformed file, an unknown backend, an unsupported system.
-    static let invalidInput = ExitCode(2)
-    /// A bug: a backend failed, a file could not be written.
+    /// A check found something (wrong answers, failed replays, regressions), or a bug: a
+    /// backend failed, a file could not be written.
     static let internalFailure = ExitCode(1)
+    /// Invalid input or usage: a malformed file, an unknown backend, a bad option value.
+    static let invalidInput = ExitCode(2)
+    /// A valid system the chosen backend does not support (e.g. `gaussian` with optional
+    /// constraints): nothing is wrong with the input, the backend declines it.
+    static let unsupported = ExitCode(3)
+
+    /// The code a process exits with for `code` as ArgumentParser reports it.
+    static func mapped(_ code: ExitCode) -> ExitCode {
+        code == .validationFailure ? invalidInput : code
+    }
 }
 
 /// Writes a line to standard error.

@@ -41,14 +41,18 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop after this many iterations (pivots or row operations).")
     var maxIterations: Int?
 
-    @Option(help: "Stop after this many seconds.")
-    var timeLimit: Double?
+    @Option(help: "Stop after this many seconds (0 < S <= 30 days).")
+    var timeLimit: Seconds?
 
     @Flag(help: "Also produce the exact backend's certificate (Farkas for a conflict, duals per level) and check it with the independent checker; exits 1 if it does not check.")
     var certify = false
 
     @Option(help: "With --certify, write the certificate (JSON) to this file.")
     var certificateOut: String?
+
+    func validate() throws {
+        if let maxIterations, maxIterations < 1 { throw ValidationError("--max-iterations must be at least 1") }
+    }
 
     func run() throws {
         guard let solver = BackendRegistry.backend(named: backend) else {
@@ -67,12 +71,12 @@ struct SolveCommand: ParsableCommand {
         try sequence.forEachPass { pass, system in
             if case .unsupported(let reason) = solver.supports(system) {
                 printError("\(label(pass)): backend \(solver.name) does not support this system: \(reason)")
-                throw ExitStatus.invalidInput
+                throw ExitStatus.unsupported
             }
         }
         // Each pass is solved from scratch (spec §7: a pass means the fresh solution of the
         // system as it stands), with the whole budget.
-        let budget = Budget(iterations: maxIterations, wallTime: timeLimit.map { .milliseconds(Int64($0 * 1000)) })
+        let budget = Budget(iterations: maxIterations, wallTime: timeLimit?.duration)
         var documents: [ResultDocument] = []
         var verdicts: [CertificateVerdict?] = []
         try sequence.forEachPass { pass, system in

@@ -5,54 +5,6 @@ import Foundation
 import Glibc
 #endif
 
-/// Starts adapter processes from one thread that lives as long as the process.
-///
-/// Adapters arm PR_SET_PDEATHSIG, which Linux fires when the *thread* that started them
-/// ends, not the process: started from a Dispatch worker thread that later retires, an
-/// adapter would be killed in the middle of a campaign. Spawning from this one permanent
-/// thread keeps the signal for its real purpose: the adapter dies with LayoutBench.
-final class SpawnThread: @unchecked Sendable {
-    // Sound: `jobs` is only touched with `condition` locked.
-    private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
-
-    static let shared = SpawnThread()
-
-    private init() {
-        let thread = Thread { [self] in
-            while true {
-                condition.lock()
-                while jobs.isEmpty { condition.wait() }
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job()
-            }
-        }
-        thread.name = "layoutbench-adapter-spawner"
-        thread.start()
-    }
-
-    /// Runs `body` on the spawn thread and returns its result.
-    func run<T>(_ body: @escaping () throws -> T) throws -> T {
-        let done = NSCondition()
-        var result: Result<T, any Error>?
-        condition.lock()
-        jobs.append {
-            let value = Result { try body() }
-            done.lock()
-            result = value
-            done.signal()
-            done.unlock()
-        }
-        condition.signal()
-        condition.unlock()
-        done.lock()
-        while result == nil { done.wait() }
-        done.unlock()
-        return try result!.get()
-    }
-}
-
 /// One running adapter process: JSON lines out, JSON lines in, each read under a deadline.
 ///
 /// Not thread-safe: one caller at a time (``OutsideSolverBackend`` hands each caller a
@@ -70,7 +22,7 @@ final class AdapterSession {
     /// Starts the adapter and reads its hello within `startTimeout`.
     init(command: [String], startTimeout: Duration) throws(AdapterFailure) {
         var environment = ProcessInfo.processInfo.environment
-        environment["LAYOUTBENCH_PARENT_PID"] = String(getpid())
+        environment = ParentDeath.environment(environment)
         environment["PYTHONUNBUFFERED"] = "1"
         let inherit = environment["LAYOUTBENCH_ADAPTER_STDERR"] == "inherit"
         let child: ChildProcess

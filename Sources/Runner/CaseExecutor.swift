@@ -89,9 +89,14 @@ final class IsolatedExecutor: CaseExecutor {
     private func start() throws {
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in isolation.environment { environment[key] = value }
-        let child = try ChildProcess(
-            executable: isolation.executable.path, arguments: isolation.arguments + ["worker"],
-            environment: environment, inheritStandardError: environment["LAYOUTBENCH_WORKER_STDERR"] == "inherit")
+        // From the permanent spawn thread, so that the worker's parent-death signal fires
+        // when this process dies and not when a Dispatch thread retires.
+        let inherit = environment["LAYOUTBENCH_WORKER_STDERR"] == "inherit"
+        let child = try SpawnThread.shared.run { [isolation] in
+            try ChildProcess(
+                executable: isolation.executable.path, arguments: isolation.arguments + ["worker"],
+                environment: ParentDeath.environment(environment), inheritStandardError: inherit)
+        }
         self.child = child
         self.channel = FrameChannel(input: child.output, output: child.input)
         switch exchange(.configure(spec), until: { if case .ready = $0 { return true }; return false }) {

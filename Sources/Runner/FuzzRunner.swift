@@ -152,6 +152,8 @@ public final class FuzzRunner: Sendable {
     public func run() throws -> FuzzReport {
         let manager = FileManager.default
         try manager.createDirectory(at: casesURL, withIntermediateDirectories: true)
+        // A run killed while writing leaves its temporary file; the next run in the folder sweeps it.
+        FindingStore.removeStaleTemporaries(in: options.outDirectory)
         let store = try FindingStore(directory: findingsURL)
         let perSignature = options.spec.perSignature
         let shard = options.shard

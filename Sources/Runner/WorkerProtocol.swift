@@ -1,4 +1,5 @@
 import Foundation
+import ChildProcesses
 import Fuzzing
 
 #if canImport(Glibc)
@@ -128,6 +129,8 @@ public struct FrameChannel: Sendable {
 /// The child's side: `layoutbench worker` serves requests until its input closes.
 public enum WorkerService {
     public static func serve(catalog: BackendCatalog, channel: FrameChannel = FrameChannel(input: 0, output: 1)) -> Int32 {
+        // A worker hung in a solve never sees its input close: it must die with the parent.
+        ParentDeath.arm()
         var campaign: FuzzCampaign?
         while true {
             let request: WorkerRequest

@@ -234,5 +234,58 @@ func readReport(_ url: URL) throws -> FuzzReport {
         }
         #expect(try runCLI(arguments + ["--out", url.path, "--resume"]) == 0)
         #expect(outcome(try readReport(url)) == outcome(try readReport(reference)))
+        #expect(temporaryFiles(in: url).isEmpty, "a temporary file of the killed run was left behind")
     }
+
+    @Test func workersDieWithAKilledParent() throws {
+        let url = temporaryDirectory("orphans")
+        var environment = ProcessInfo.processInfo.environment
+        environment["LAYOUTBENCH_TEST_BACKENDS"] = "1"
+        let cli = try ChildProcess(
+            executable: try layoutbenchExecutable().path,
+            arguments: Self.common + ["--cases", "40", "--backend", "exact,test-hang", "--jobs", "2",
+                                      "--case-timeout", "600", "--out", url.path],
+            environment: environment, inheritStandardError: false, connected: false)
+        // Wait until both workers have started (and, most likely, one hangs in a case).
+        let deadline = ContinuousClock.now + .seconds(60)
+        var workers: [pid_t] = []
+        while workers.count < 2 && ContinuousClock.now < deadline && !cli.hasExited {
+            usleep(100_000)
+            workers = childProcesses(of: cli.pid)
+        }
+        try #require(workers.count == 2, "the campaign did not start its workers")
+        usleep(1_000_000)
+        cli.kill()  // SIGKILL: the parent gets no chance to clean up
+        let gone = ContinuousClock.now + .seconds(10)
+        func alive() -> [pid_t] { workers.filter { kill($0, 0) == 0 && !isZombie($0) } }
+        while !alive().isEmpty && ContinuousClock.now < gone { usleep(50_000) }
+        #expect(alive().isEmpty, "workers outlived their parent")
+        for pid in alive() { kill(pid, SIGKILL) }
+    }
+}
+
+/// The `.NAME.PID.tmp` files of atomic writes under `url`.
+func temporaryFiles(in url: URL) -> [String] {
+    (FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? [])
+        .filter { ($0 as NSString).lastPathComponent.hasPrefix(".") && $0.hasSuffix(".tmp") }
+}
+
+/// The pids whose parent is `parent` (from /proc).
+func childProcesses(of parent: pid_t) -> [pid_t] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { pid_t($0) }.filter { pid in
+        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return false }
+        let text = String(decoding: stat, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 && pid_t(fields[1]) == parent
+    }
+}
+
+/// True when `pid` is a zombie or gone.
+func isZombie(_ pid: pid_t) -> Bool {
+    guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return true }
+    let text = String(decoding: stat, as: UTF8.self)
+    guard let close = text.lastIndex(of: ")") else { return false }
+    return text[text.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
 }

@@ -66,6 +66,29 @@ def check_deadline(deadline):
         raise OutOfTime()
 
 
+def add_in_order(rows, constraints, add, unsatisfiable, deadline):
+    """Adds each constraint in file order, as an incremental Cassowary solver is fed.
+
+    `add(constraint)` raises `unsatisfiable` for a rejected required one; a constraint of no
+    unknowns (None: only root constants) is rejected when it is a false required one, as the
+    format asks, since such solvers cannot hold it. Returns the rejected row indices.
+    """
+    rejected = []
+    for index, constraint in enumerate(constraints):
+        if index % 64 == 63:
+            check_deadline(deadline)
+        if constraint is None:
+            row = rows[index]
+            if row.required and not row.holds(row.constant):
+                rejected.append(index)
+            continue
+        try:
+            add(constraint)
+        except unsatisfiable:
+            rejected.append(index)
+    return rejected
+
+
 class Row:
     """A lowered row: sum(coefficient * x[variable]) + constant REL 0, at a priority."""
 

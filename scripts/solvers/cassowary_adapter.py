@@ -11,7 +11,7 @@ add_constraint and the value read-out.
 """
 import time
 
-from adapter_protocol import Adapter, check_deadline, claim_stdout, declare, serve, weighted
+from adapter_protocol import Adapter, add_in_order, claim_stdout, declare, serve, weighted
 
 claim_stdout()
 import cassowary  # noqa: E402
@@ -38,20 +38,8 @@ class CassowaryAdapter(Adapter):
             strength = cassowary.REQUIRED if r.required else float(r.priority)
             constraints.append(Constraint(expression, RELATION[r.relation], 0.0, strength=strength, weight=1.0))
         solver = cassowary.SimplexSolver()
-        rejected = []
         start = time.perf_counter_ns()
-        for index, constraint in enumerate(constraints):
-            if index % 64 == 63:
-                check_deadline(deadline)
-            if constraint is None:
-                r = rows[index]
-                if r.required and not r.holds(r.constant):
-                    rejected.append(index)
-                continue
-            try:
-                solver.add_constraint(constraint)
-            except cassowary.RequiredFailure:
-                rejected.append(index)
+        rejected = add_in_order(rows, constraints, solver.add_constraint, cassowary.RequiredFailure, deadline)
         values = [float(x.value) for x in xs]
         ns = time.perf_counter_ns() - start
         return {"status": "unsatisfiable" if rejected else "optimal", "values": values, "rejected": rejected}, ns

@@ -19,7 +19,7 @@ not the building of Python expression objects.
 """
 import time
 
-from adapter_protocol import Adapter, check_deadline, claim_stdout, declare, serve, weighted
+from adapter_protocol import Adapter, add_in_order, claim_stdout, declare, serve, weighted
 
 claim_stdout()
 import kiwisolver  # noqa: E402
@@ -47,22 +47,8 @@ class KiwiAdapter(Adapter):
         xs = [kiwisolver.Variable("x%d" % i) for i in range(variables)]
         constraints = [build(xs, r) for r in rows]
         solver = kiwisolver.Solver()
-        rejected = []
         start = time.perf_counter_ns()
-        for index, constraint in enumerate(constraints):
-            if index % 64 == 63:
-                check_deadline(deadline)
-            if constraint is None:
-                # No unknowns at all (a system of only root constraints): kiwi cannot hold it;
-                # a false required one is rejected, as the format asks.
-                row = rows[index]
-                if row.required and not row.holds(row.constant):
-                    rejected.append(index)
-                continue
-            try:
-                solver.addConstraint(constraint)
-            except kiwisolver.UnsatisfiableConstraint:
-                rejected.append(index)
+        rejected = add_in_order(rows, constraints, solver.addConstraint, kiwisolver.UnsatisfiableConstraint, deadline)
         solver.updateVariables()
         ns = time.perf_counter_ns() - start
         return {"status": "unsatisfiable" if rejected else "optimal",
