@@ -37,6 +37,9 @@ public struct IncrementalPassSolver: Sendable {
         /// For a broken constraint: the keys of the held constraints the solver's conflict
         /// named when it was rejected (where the conflict's filtering starts).
         var explanation: [Int] = []
+        /// A constant change not yet applied to ``row`` (−Δ of the constraint's constant).
+        var pendingShift = 0.0
+        var hasPendingShift = false
 
         /// A constraint just added: its row and priority are read when the pass settles.
         static func placeholder(key: Int) -> Entry {
@@ -76,6 +79,8 @@ public struct IncrementalPassSolver: Sendable {
     private var priorityCounts: [Priority: Int] = [:]
     /// Positions changed by the current pass (constant, priority, new), in no order.
     private var dirty: [Int] = []
+    /// Positions whose constant changed by a known amount (no lowering needed), in no order.
+    private var shifted: [Int] = []
     private var requiredChanged = false
     /// A solver call failed mid-pass: the next pass starts from a new solver.
     private var needsRebuild = true
@@ -141,6 +146,7 @@ public struct IncrementalPassSolver: Sendable {
         } catch {
             needsRebuild = true
             dirty.removeAll()
+            shifted.removeAll()
             switch error {
             case .budgetExceeded:
                 return BackendResult(
@@ -156,6 +162,14 @@ public struct IncrementalPassSolver: Sendable {
 
     private mutating func follow(_ change: SystemChange) throws(PassFailure) {
         switch change {
+        case .constantChanged(let index, let from, let to) where !entries[index].isNew && replay.current.rowScales.isEmpty:
+            // The row reads `… − constant`: it shifts by −Δ, without lowering anew (the
+            // lowering's exact arithmetic is most of a pass's cost otherwise).
+            entries[index].pendingShift -= to.doubleValue - from.doubleValue
+            if !entries[index].hasPendingShift {
+                entries[index].hasPendingShift = true
+                shifted.append(index)
+            }
         case .constantChanged(let index, _, _), .priorityChanged(let index, _, _):
             dirty.append(index)
         case .rootResized:
@@ -179,6 +193,7 @@ public struct IncrementalPassSolver: Sendable {
             }
             entries.remove(atSortedOffsets: indices)
             dirty = dirty.compactMap { position in Self.shifted(position, removing: indices) }
+            shifted = shifted.compactMap { position in Self.shifted(position, removing: indices) }
         case .constraintsAppended(let range):
             for index in range {
                 entries.append(Entry.placeholder(key: nextKey))
@@ -230,6 +245,7 @@ public struct IncrementalPassSolver: Sendable {
             entries = system.constraints.indices.map { Entry.placeholder(key: nextKey + $0) }
             nextKey += entries.count
             dirty = Array(entries.indices)
+            shifted = []
             requiredChanged = true
             needsRebuild = false
         }
@@ -311,6 +327,23 @@ public struct IncrementalPassSolver: Sendable {
             }
             entry.handle = nil
             if constraint.priority.isRequired { requiredChanged = true } else { newOptional.append(index) }
+        }
+        if !shifted.isEmpty {
+            let relowered = Set(dirty)
+            for index in shifted {
+                var entry = entries[index]
+                let delta = entry.pendingShift
+                entry.pendingShift = 0
+                entry.hasPendingShift = false
+                defer { entries[index] = entry }
+                // A row lowered anew this pass already has its final constant.
+                guard !relowered.contains(index), delta != 0 else { continue }
+                entry.row.constant += delta
+                if recordsRowSteps { trace(.setConstant(key: entry.key, constant: entry.row.constant)) }
+                if let handle = entry.handle { constants.append((handle, entry.row.constant)) }
+                if entry.priority.isRequired { requiredChanged = true }
+            }
+            shifted.removeAll(keepingCapacity: true)
         }
         dirty.removeAll(keepingCapacity: true)
         try changeConstants(constants)
