@@ -192,8 +192,9 @@ import Testing
 
     /// The incremental path never rebuilds from scratch on the realistic families: the
     /// solver's pivots per pass stay small and its storage does not grow with the passes.
-    @Test func longSequencesKeepStorageFlat() throws {
-        let family = try #require(SequenceFamilies.named("drag"))
+    @Test(arguments: ["drag", "priority-toggle", "cell-reuse", "keyboard"])
+    func longSequencesKeepStorageFlat(_ familyName: String) throws {
+        let family = try #require(SequenceFamilies.named(familyName))
         let form = try #require(Families.named("form"))
         let generated = try #require(generateSequence(family: family, base: form, size: 20, steps: 2_000, seed: 3))
         var driver = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
@@ -204,7 +205,7 @@ import Testing
             if k % 500 == 499 { sizes.append(driver.solver.storedTermCount + driver.solver.symbolCount) }
         }
         #expect(sizes.count == 4)
-        #expect(sizes.max()! <= 2 * sizes.min()!, "storage \(sizes)")
+        #expect(sizes.max()! <= 2 * sizes.min()!, "\(familyName): storage \(sizes)")
     }
 }
 
