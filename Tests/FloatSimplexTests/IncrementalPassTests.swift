@@ -53,13 +53,12 @@ import Testing
 
     /// Hand-written walks: a broken constraint becomes satisfiable, a kept one is taken out
     /// because an earlier one came back, a constant change breaks a constraint or mends one.
+    /// View `a` at the root's origin, 10 high: its width is what the walks fight over.
+    static let pinned = "root r 400 400\nview a\na.left == r.left\na.top == r.top\na.height == 10"
+
     static let walks: [(String, String)] = [
         ("removal mends a broken constraint", """
-            root r 400 400
-            view a
-            a.left == r.left
-            a.top == r.top
-            a.height == 10
+            \(pinned)
             w1: a.width == 100
             w2: a.width == 200
             layout
@@ -70,11 +69,7 @@ import Testing
             remove w2
             """),
         ("the mended constraint pushes a later kept one out", """
-            root r 400 400
-            view a
-            a.left == r.left
-            a.top == r.top
-            a.height == 10
+            \(pinned)
             w1: a.width == 100
             w2: a.width == 50
             w3: a.width >= 80
@@ -86,11 +81,7 @@ import Testing
             set w2 constant 10
             """),
         ("a constant change breaks an earlier-kept one and mends it", """
-            root r 400 400
-            view a
-            a.left == r.left
-            a.top == r.top
-            a.height == 10
+            \(pinned)
             w1: a.width <= 150
             w2: a.width == 100
             layout
@@ -124,11 +115,7 @@ import Testing
             set b intrinsic 60 20
             """),
         ("priorities between existing levels", """
-            root r 400 400
-            view a
-            a.left == r.left
-            a.top == r.top
-            a.height == 10
+            \(pinned)
             p1: a.width == 100 @250
             p2: a.width == 200 @750
             layout
