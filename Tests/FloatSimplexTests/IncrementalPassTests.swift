@@ -155,6 +155,23 @@ import Testing
         try checkEveryPass(LayoutParser.parseSequence(text), name: name)
     }
 
+    /// A pass whose budget runs out answers `budgetExceeded`; the next pass starts afresh from
+    /// the system as it stands and is right again.
+    @Test func aSpentBudgetIsRecoveredFrom() throws {
+        let family = try #require(SequenceFamilies.named("random-steps"))
+        let form = try #require(Families.named("form"))
+        let sequence = try #require(generateSequence(family: family, base: form, size: 12, steps: 8, seed: 5)).sequence
+        var driver = IncrementalPassSolver(sequence: sequence)
+        let first = try driver.solveNextPass([], budget: Budget(iterations: 0))
+        #expect(first.solution.status == .budgetExceeded)
+        for (k, steps) in sequence.updates.enumerated() {
+            let answer = try driver.solveNextPass(steps).solution
+            let exact = try ExactSimplexBackend().solve(sequence.system(atPass: k + 1), budget: .unlimited).solution
+            #expect(answer.status == exact.status && answer.broken == exact.broken, "pass \(k + 2)")
+            #expect(zip(answer.objective, exact.objective).allSatisfy { abs($0 - $1) < 1e-6 }, "pass \(k + 2)")
+        }
+    }
+
     /// A pass after no steps gives the same answer again.
     @Test func emptyPassRepeatsTheAnswer() throws {
         let sequence = try LayoutParser.parseSequence(Self.header + "layout\nlayout\n")
