@@ -18,6 +18,8 @@ public struct SequenceMeasurement: Sendable {
     public var rowSteps: [[IncrementalPassSolver.RowStep]]
     /// Passes whose answer broke a required constraint (the sequence families should have none).
     public var unsatisfiablePasses: Int
+    /// Pivots over every pass after the first.
+    public var pivots: Int
 }
 
 /// Runs update sequences through the incremental path, and samples from-scratch solves.
@@ -32,6 +34,7 @@ public enum SequenceBenchmark {
         var storage: [(Int, Int, Int?)] = []
         let storageStride = max(1, sequence.updates.count / max(storageSamples, 1))
         var unsatisfiable = 0
+        var pivots = 0
         var start = ContinuousClock.now
         var result = try driver.solveNextPass([])
         let firstPass = (ContinuousClock.now - start).inSeconds
@@ -40,6 +43,7 @@ public enum SequenceBenchmark {
             start = ContinuousClock.now
             result = try driver.solveNextPass(steps)
             passSeconds.append((ContinuousClock.now - start).inSeconds)
+            pivots += result.statistics.iterations
             if result.solution.status == .unsatisfiable { unsatisfiable += 1 }
             if (k + 1) % storageStride == 0 {
                 storage.append((k + 1, driver.solver.storedTermCount + driver.solver.symbolCount, residentBytes()))
@@ -62,7 +66,7 @@ public enum SequenceBenchmark {
         if let failure { throw failure }
         return SequenceMeasurement(
             passSeconds: passSeconds, firstPassSeconds: firstPass, scratchSeconds: scratch, storage: storage,
-            rowSteps: driver.rowSteps, unsatisfiablePasses: unsatisfiable)
+            rowSteps: driver.rowSteps, unsatisfiablePasses: unsatisfiable, pivots: pivots)
     }
 
     /// Resident set size from /proc/self/statm, nil where there is none.

@@ -57,6 +57,7 @@ extension IncrementalBenchCommand {
                         line += String(format: " | %.1f→%.1f", Double(a) / 1_048_576, Double(b) / 1_048_576)
                     }
                 }
+                line += String(format: " | %.1f pivots/pass", Double(measurement.pivots) / Double(max(measurement.passSeconds.count, 1)))
                 if measurement.unsatisfiablePasses > 0 { line += "  (\(measurement.unsatisfiablePasses) passes unsatisfiable)" }
                 print(line)
             }
