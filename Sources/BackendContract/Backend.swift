@@ -126,6 +126,10 @@ public protocol LayoutBackend: Sendable {
     func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult
     /// What its answers mean and report (default: ``BackendCapabilities/reference``).
     var capabilities: BackendCapabilities { get }
+    /// Answers every pass of an update sequence (spec §7), each as a fresh solve of the
+    /// pass's system would; `budget` applies to each pass. Default: each pass from scratch
+    /// (SequenceSolving.swift); an incremental backend follows the steps instead.
+    func solve(_ sequence: UpdateSequence, budget: Budget) -> SequenceResult
 }
 
 extension LayoutBackend {

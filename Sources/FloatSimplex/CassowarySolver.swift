@@ -73,6 +73,11 @@ public struct CassowarySolver: Sendable {
     var meter: BudgetMeter?
     /// `meter != nil`, without copying the meter out to ask (once per pivot).
     var metered = false
+    /// The budget the meter is started from.
+    var budget: Budget = .unlimited
+    /// Whether every public call gets the whole budget (a long-lived solver), rather than
+    /// the solver's whole life (the one-shot backend).
+    var budgetPerCall = false
     /// Σ terms over the records' own rows: the size a refactorised tableau has.
     var originalTerms = 0
 
@@ -81,11 +86,30 @@ public struct CassowarySolver: Sendable {
 
     /// A solver with no constraints. With a budget, every pivot and the clock are charged to
     /// it, and an addition that exhausts it is undone and throws ``CassowaryError/budgetExceeded``.
-    public init(budget: Budget = .unlimited) {
+    ///
+    /// With `perCall`, the budget applies to each call (`addConstraint`, `removeConstraint`,
+    /// `suggestValue`, `setConstants`) on its own, so a solver kept alive across many calls
+    /// never runs out; otherwise it applies to everything the solver does in its life.
+    public init(budget: Budget = .unlimited, perCall: Bool = false) {
+        self.budget = budget
+        budgetPerCall = perCall
         if budget.iterations != nil || budget.wallTime != nil {
             meter = BudgetMeter(budget)
             metered = true
         }
+    }
+
+    /// Starts the budget afresh (and replaces it, when `budget` is given): what an
+    /// incremental driver does at each layout pass.
+    public mutating func restartBudget(_ budget: Budget? = nil) {
+        if let budget { self.budget = budget }
+        metered = self.budget.iterations != nil || self.budget.wallTime != nil
+        meter = metered ? BudgetMeter(self.budget) : nil
+    }
+
+    /// At the start of a public call: a per-call budget starts afresh.
+    mutating func beginCall() {
+        if budgetPerCall && metered { meter = BudgetMeter(budget) }
     }
 
     /// The number of constraints currently held (edit constraints included).
@@ -184,6 +208,7 @@ public struct CassowarySolver: Sendable {
     @discardableResult
     public mutating func addConstraint(_ constraint: LinearConstraint) throws(CassowaryError) -> ConstraintHandle {
         try Self.validate(constraint)
+        beginCall()
         let id = records.count
         let checkpoint = tableau.beginAttempt()
         let recordTermCount = recordTerms.count
@@ -525,15 +550,36 @@ public struct CassowarySolver: Sendable {
     // MARK: Removing
 
     /// Removes a constraint and re-optimises. Removing an edit variable's constraint this way
-    /// also ends the edit.
+    /// also ends the edit. A removal that fails (budget, breakdown) leaves the solver exactly
+    /// as it was: the attempt is journaled like an addition.
     public mutating func removeConstraint(_ handle: ConstraintHandle) throws(CassowaryError) {
-        guard hasConstraint(handle) else { throw .unknownConstraint(handle) }
-        if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
+        guard hasConstraint(handle), let record = records[handle.id] else { throw .unknownConstraint(handle) }
+        beginCall()
+        // What `remove` changes outside the journal.
+        let saved = (liveCount, originalTerms, recordGarbage, recordTerms.count)
+        let markers = [record.marker, record.other].filter { $0 >= 0 }.map { ($0, tableau.symbols[$0].kind, tableau.symbols[$0].costLevel) }
+        let checkpoint = tableau.beginAttempt()
         do {
             try remove(handle.id)
+            tableau.commitAttempt()
         } catch {
-            throw .internalFailure("removal: \(error)")
+            tableau.rollBack(to: checkpoint)
+            for (symbol, kind, costLevel) in markers {
+                tableau.symbols[symbol].kind = kind
+                tableau.symbols[symbol].costLevel = costLevel
+            }
+            (liveCount, originalTerms, recordGarbage) = (saved.0, saved.1, saved.2)
+            precondition(recordTerms.count == saved.3, "records compacted during a failed removal")
+            records[handle.id] = record
+            switch error {
+            case .budgetExceeded: throw .budgetExceeded
+            default: throw .internalFailure("removal: \(error)")
+            }
         }
+        if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
+        refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
+        compactRecordsIfWasteful()
     }
 
     private mutating func remove(_ id: Int) throws(Failure) {
@@ -593,9 +639,6 @@ public struct CassowarySolver: Sendable {
         tableau.refreshValues(of: changed)
         if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
         if !tableau.candidates.isEmpty { try optimize() }
-        refactorIfFilled(settled: true)
-        tableau.compactIfWasteful()
-        compactRecordsIfWasteful()
     }
 
     /// Rewrites the record pool without the runs of removed records.
@@ -691,27 +734,12 @@ public struct CassowarySolver: Sendable {
     /// the basis stays optimal and, where it became infeasible, dual pivots restore it.
     public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(CassowaryError) {
         guard value.isFinite else { throw .invalidInput("suggested value \(value)") }
-        guard let slot = editSlot(of: variable), let record = records[edits[slot].handle.id] else {
+        guard let slot = editSlot(of: variable), hasConstraint(edits[slot].handle) else {
             throw .unknownEditVariable(variable)
         }
-        let delta = value - edits[slot].target
+        // The edit constraint reads `variable − target = 0`: its constant is −target.
+        try setConstants([(edits[slot].handle, -value)])
         edits[slot].target = value
-        records[edits[slot].handle.id]?.constraint.constant = -value
-        if delta == 0 { return }
-        tableau.tolerance.include(value: value)
-        let marker = record.marker
-        tableau.shift(marker, by: delta)
-        #if LAYOUTBENCH_FAULTS
-        if PlantedFault.isActive(.incrementalSuggestSkipsOptimize) { return }
-        #endif
-        do {
-            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
-            if !tableau.candidates.isEmpty { try optimize() }
-        } catch {
-            throw .internalFailure("suggestion: \(error)")
-        }
-        refactorIfFilled(settled: true)
-        tableau.compactIfWasteful()
     }
 }
 

@@ -431,7 +431,7 @@ struct Tableau: Sendable {
     // MARK: Journal
 
     @inline(__always)
-    private mutating func record(_ entry: JournalEntry) {
+    mutating func record(_ entry: JournalEntry) {
         if journalLength < journal.count { journal[journalLength] = entry } else { journal.append(entry) }
         journalLength += 1
     }
@@ -652,10 +652,13 @@ struct Tableau: Sendable {
     /// the remembered rows in one plain loop — the hot path of a resize, where a run of
     /// suggestions changes no row.
     mutating func refreshValues(downstreamOfShifted symbol: Int) {
-        if !journaling, let cone = shiftCones.first(where: { $0.symbol == symbol }) {
+        if let cone = shiftCones.first(where: { $0.symbol == symbol }) {
             var restricted = touched
             touched = []
             restricted.removeAll(keepingCapacity: true)
+            // Inside an attempt (an atomic change of constants) the old values are journaled.
+            var oldValues: [(symbol: Int, value: Double)] = []
+            let journal = journaling
             let pool = terms
             pool.withUnsafeBufferPointer { pool in
                 symbols.withUnsafeMutableBufferPointer { symbols in
@@ -663,6 +666,7 @@ struct Tableau: Sendable {
                     var sum = symbols[basic].constant
                     for index in symbols[basic].rowRange { sum += pool[index].coefficient * symbols[pool[index].symbol].value }
                     if sum != symbols[basic].value {
+                        if journal { oldValues.append((basic, symbols[basic].value)) }
                         symbols[basic].value = sum
                         // Only restricted symbols can turn infeasible.
                         if symbols[basic].kind != .external { restricted.append(basic) }
@@ -670,6 +674,7 @@ struct Tableau: Sendable {
                 }
                 }
             }
+            for (basic, value) in oldValues { record(.value(symbol: basic, old: value)) }
             for basic in restricted { updateFeasibility(basic) }
             touched = restricted
             touchedCount = 0

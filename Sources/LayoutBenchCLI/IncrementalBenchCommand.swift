@@ -48,6 +48,21 @@ struct IncrementalBenchCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Keep freed memory in both processes between timed runs (see above).")
     var warmHeap = true
 
+    @Option(help: "Instead of the workloads: update-sequence families (comma-separated, or 'all') timed per step (see --views, --steps).")
+    var sequences: String?
+
+    @Option(help: "With --sequences: layout sizes in views, comma-separated.")
+    var views: String = "100,1000"
+
+    @Option(help: "With --sequences: steps per sequence.")
+    var steps: Int = 10_000
+
+    @Option(help: "With --sequences: the base family whose layout the steps change (a family may name its own).")
+    var base: String = "form"
+
+    @Option(help: "With --sequences: the seed.")
+    var seed: UInt64 = 1
+
     /// glibc's trim threshold and top pad for a warm heap (bytes).
     static let trimThreshold: Int32 = 1 << 30
     static let topPad: Int32 = 64 << 20
@@ -60,6 +75,10 @@ struct IncrementalBenchCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        if let sequences {
+            if warmHeap { Self.keepFreedMemory() }
+            return try runSequences(sequences)
+        }
         let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 > 0 }
         let kinds = try workloads.split(separator: ",").map { name -> IncrementalWorkload.Kind in
             guard let kind = IncrementalWorkload.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {

@@ -109,6 +109,80 @@ def run(path, time_limit):
     return result
 
 
+def run_sequence(workload, time_limit):
+    """An update sequence as row-level steps (`layoutbench bench-incremental --sequences`):
+    each pass's steps, then updateVariables, timed per pass. A row whose constant the
+    sequence changes is built as `expression + e REL 0` with an edit variable e (kiwi's only
+    way to change a constant in place: suggestValue); every other change is remove and add.
+    The edit's strength is just below required, so a required row stays (nearly) required."""
+    labels = sorted({step["level"] for steps in workload["passes"] for step in steps if step["op"] == "add" and step["level"] > 0})
+    strengths = strengths_for({"levels": len(labels)})
+    strength_of = {label: strengths[k] for k, label in enumerate(labels)}
+    edit_strength = kiwisolver.strength.create(999, 999, 999)
+    editable = {step["key"] for steps in workload["passes"] for step in steps if step["op"] == "set"}
+    variables = {}
+
+    def variable(index):
+        if index not in variables:
+            variables[index] = kiwisolver.Variable("v%d" % index)
+        return variables[index]
+
+    # Expressions are built before the clock starts, pass by pass.
+    built = []
+    for steps in workload["passes"]:
+        prepared = []
+        for step in steps:
+            if step["op"] == "add":
+                key = step["key"]
+                edit = kiwisolver.Variable("e%d" % key) if key in editable else None
+                expression = sum((coefficient * variable(index) for index, coefficient in step["terms"]),
+                                 edit if edit is not None else step["constant"])
+                relation = step["rel"]
+                constraint = expression == 0 if relation == "==" else expression <= 0 if relation == "<=" else expression >= 0
+                level = step["level"]
+                constraint = constraint | ("required" if level == 0 else strength_of[level])
+                prepared.append(("add", key, constraint, edit, step["constant"]))
+            elif step["op"] == "remove":
+                prepared.append(("remove", step["key"], None, None, None))
+            else:
+                prepared.append(("set", step["key"], None, None, step["constant"]))
+        built.append(prepared)
+
+    solver = kiwisolver.Solver()
+    held = {}
+    rejected = 0
+    seconds = []
+    started = time.perf_counter()
+    for prepared in built:
+        start = time.perf_counter()
+        for op, key, constraint, edit, constant in prepared:
+            if op == "add":
+                try:
+                    if edit is not None:
+                        solver.addEditVariable(edit, edit_strength)
+                        solver.suggestValue(edit, constant)
+                    solver.addConstraint(constraint)
+                    held[key] = (constraint, edit)
+                except kiwisolver.UnsatisfiableConstraint:
+                    rejected += 1
+                    if edit is not None:
+                        solver.removeEditVariable(edit)
+            elif op == "remove":
+                if key in held:
+                    constraint, edit = held.pop(key)
+                    solver.removeConstraint(constraint)
+                    if edit is not None:
+                        solver.removeEditVariable(edit)
+            elif key in held and held[key][1] is not None:
+                solver.suggestValue(held[key][1], constant)
+        solver.updateVariables()
+        seconds.append(time.perf_counter() - start)
+        if time.perf_counter() - started > time_limit:
+            break
+    return {"name": workload["name"], "pass_seconds": seconds, "rejected": rejected,
+            "timeout": len(seconds) < len(built)}
+
+
 def main(arguments):
     time_limit = 120.0
     paths = []
@@ -119,7 +193,13 @@ def main(arguments):
         else:
             paths.append(argument)
     for path in paths:
-        print(json.dumps(run(path, time_limit)), flush=True)
+        with open(path) as handle:
+            is_sequence = json.load(handle).get("mode") == "sequence"
+        if is_sequence:
+            with open(path) as handle:
+                print(json.dumps(run_sequence(json.load(handle), time_limit)), flush=True)
+        else:
+            print(json.dumps(run(path, time_limit)), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,154 @@
+import BackendContract
+
+extension CassowarySolver {
+    /// Changes the constants of held constraints in place and re-optimises once, with the
+    /// dual simplex (Cassowary's edit constraints, for any constraint).
+    ///
+    /// A constraint's row reads `Σ terms + constant + s·marker (+ …) = 0`. Changing the
+    /// constant by Δ is the same as replacing its marker `m` by `m + Δ/s` everywhere: only the
+    /// rows that name the marker change constant, the basis stays dual feasible (reduced costs
+    /// do not move), and where a basic symbol left its bounds dual pivots restore it. Several
+    /// changes (every row naming the root on a rotation, an intrinsic size's hugging and
+    /// resistance rows) share one re-optimisation.
+    ///
+    /// Atomic: a change that makes the required constraints infeasible throws
+    /// ``CassowaryError/unsatisfiable(conflict:)`` (the held constraints of the row that
+    /// proves it, the changed ones among them), a budget that runs out throws
+    /// ``CassowaryError/budgetExceeded``; either way the solver is exactly as before the call.
+    public mutating func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) throws(CassowaryError) {
+        for change in changes {
+            guard change.constant.isFinite else { throw .invalidInput("constant \(change.constant)") }
+            guard hasConstraint(change.handle) else { throw .unknownConstraint(change.handle) }
+        }
+        beginCall()
+        let checkpoint = tableau.beginAttempt()
+        var previous: [(id: Int, constant: Double)] = []
+        previous.reserveCapacity(changes.count)
+        for change in changes {
+            guard let record = records[change.handle.id] else { continue }
+            let old = record.constraint.constant
+            let delta = change.constant - old
+            if delta == 0 { continue }
+            previous.append((change.handle.id, old))
+            records[change.handle.id]?.constraint.constant = change.constant
+            tableau.tolerance.include(value: change.constant)
+            let marker = record.marker
+            var coefficient = 0.0
+            for index in record.start..<record.start + record.count where recordTerms[index].symbol == marker {
+                coefficient += recordTerms[index].coefficient
+            }
+            tableau.journaledShift(marker, by: delta / coefficient)
+        }
+        if previous.isEmpty {
+            tableau.commitAttempt()
+            return
+        }
+        #if LAYOUTBENCH_FAULTS
+        // Planted fault: the constants move but nothing re-optimises (suggestions and
+        // sequences alike reach it through this call).
+        if PlantedFault.isActive(.incrementalSuggestSkipsOptimize) {
+            tableau.commitAttempt()
+            return
+        }
+        #endif
+        do {
+            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
+            if !tableau.candidates.isEmpty { try optimize() }
+            tableau.commitAttempt()
+        } catch {
+            tableau.rollBack(to: checkpoint)
+            for (id, constant) in previous.reversed() { records[id]?.constraint.constant = constant }
+            switch error {
+            case .infeasible(let owners):
+                throw .unsatisfiable(conflict: owners.filter { $0 >= 0 && hasConstraint(ConstraintHandle(id: $0)) }.sorted().map {
+                    ConstraintHandle(id: $0)
+                })
+            case .budgetExceeded: throw .budgetExceeded
+            case .breakdown(let why): throw .internalFailure(why)
+            }
+        }
+        refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
+    }
+
+    /// Moves a held optional constraint to another optional level in place and re-optimises
+    /// with the primal simplex (the point stays feasible; only its optimality changes).
+    ///
+    /// The constraint's error symbols move their cost from the old level to the new one: a
+    /// non-basic one in its own reduced cost, a basic one through its reduced row, as an
+    /// addition and a removal charge them. No symbol is made or retired, so toggling a
+    /// priority back and forth does not grow the tableau. Atomic like ``setConstants(_:)``.
+    public mutating func setStrength(_ handle: ConstraintHandle, to strength: Strength) throws(CassowaryError) {
+        guard let record = hasConstraint(handle) ? records[handle.id] : nil else { throw .unknownConstraint(handle) }
+        guard !strength.isRequired, !record.constraint.strength.isRequired, strength.level <= Int(Int32.max) else {
+            throw .invalidInput("a strength may only move between optional levels")
+        }
+        if strength == record.constraint.strength { return }
+        beginCall()
+        let checkpoint = tableau.beginAttempt()
+        let newLevel = Int32(strength.level)
+        var moved: [(symbol: Int, level: Int32)] = []
+        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].costLevel != 0 {
+            let old = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
+            let new = LexVector(level: newLevel, value: 1)
+            if tableau.symbols[symbol].isBasic {
+                let reduced = tableau.reduce(symbol)
+                for term in reduced.terms {
+                    tableau.addToReducedCost(term.symbol, old, times: -term.coefficient)
+                    tableau.addToReducedCost(term.symbol, new, times: term.coefficient)
+                }
+                tableau.recycle(reduced)
+            } else {
+                tableau.addToReducedCost(symbol, old, times: -1)
+                tableau.addToReducedCost(symbol, new, times: 1)
+            }
+            moved.append((symbol, tableau.symbols[symbol].costLevel))
+            tableau.symbols[symbol].costLevel = newLevel
+        }
+        records[handle.id]?.constraint.strength = strength
+        do {
+            if !tableau.candidates.isEmpty { try optimize() }
+            tableau.commitAttempt()
+        } catch {
+            tableau.rollBack(to: checkpoint)
+            for (symbol, level) in moved { tableau.symbols[symbol].costLevel = level }
+            records[handle.id]?.constraint.strength = record.constraint.strength
+            switch error {
+            case .budgetExceeded: throw .budgetExceeded
+            default: throw .internalFailure("strength change: \(error)")
+            }
+        }
+        refactorIfFilled(settled: true)
+        tableau.compactIfWasteful()
+    }
+
+    /// Changes one held constraint's constant (see ``setConstants(_:)``).
+    public mutating func setConstant(_ handle: ConstraintHandle, to constant: Double) throws(CassowaryError) {
+        try setConstants([(handle, constant)])
+    }
+
+    /// The number of symbols the tableau holds (retired ones included): with
+    /// ``constraintCount``, what a long run's memory is made of.
+    public var symbolCount: Int { tableau.symbolCount }
+
+    /// Terms stored: the tableau's pool (rows and garbage) and the records' rows.
+    public var storedTermCount: Int { tableau.terms.count + recordTerms.count }
+}
+
+extension Tableau {
+    /// ``shift(_:by:)``, with the rows it changes journaled first when an attempt is open,
+    /// so that a rollback restores their constants.
+    mutating func journaledShift(_ symbol: Int, by delta: Double) {
+        if journaling {
+            for user in users[symbol] { journalRow(of: user) }
+            if symbols[symbol].isBasic { journalRow(of: symbol) }
+        }
+        shift(symbol, by: delta)
+    }
+
+    private mutating func journalRow(of symbol: Int) {
+        record(.row(
+            symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
+            constant: symbols[symbol].constant, wasBasic: symbols[symbol].isBasic, rank: symbols[symbol].rank))
+    }
+}

@@ -1,0 +1,566 @@
+import BackendContract
+import ExactArithmetic
+import LayoutModel
+
+/// Solves an update sequence (spec §7) pass by pass through one long-lived
+/// ``CassowarySolver``, never re-solving from scratch: what an app's layout engine does.
+///
+/// Each step's ``SystemChange``s map to the incremental API: a changed constant (a `set …
+/// constant`, an intrinsic size, every row naming the root on `set root`) shifts the row's
+/// marker (``CassowarySolver/setConstants(_:)``, one re-optimisation for all of a pass's
+/// changes); a removal is `removeConstraint`; an addition is `addConstraint` of the newly
+/// lowered row; a priority change removes the row and adds it at its new level.
+///
+/// The answer of every pass is that of a fresh solve of the pass's system, including §5.1's
+/// greedy walk of the required constraints: the solver holds exactly the required
+/// constraints a walk in file order keeps. Whenever a required constraint changed, was
+/// removed or added while some required one is not held, the walk is repaired: each
+/// required constraint not held, in file order, is added; when it fails with a conflict that
+/// names held constraints *after* it in file order, those are taken out (to be walked again
+/// after it) and it is tried again; when the conflict names only earlier ones, it is broken.
+///
+/// Solver variables are stable across passes: view `k` (the k-th ever declared, 1-based)
+/// owns variables `4(k−1)…4(k−1)+3`, whatever its position after removals. Levels are
+/// labels with gaps in priority order (only the order matters to the solver); a priority
+/// that finds no gap between its neighbours relabels everything by rebuilding the solver.
+public struct IncrementalPassSolver: Sendable {
+    /// One constraint of the current system, at the same position.
+    struct Entry: Sendable {
+        var row: LinearConstraint
+        var priority: Priority
+        /// Nil for a required constraint that is broken (or not yet walked).
+        var handle: ConstraintHandle?
+        /// Added by the current pass and not lowered yet.
+        var isNew: Bool
+        /// Names the constraint in ``RowStep``s (never reused).
+        var key: Int
+        /// For a broken constraint: the keys of the held constraints the solver's conflict
+        /// named when it was rejected (where the conflict's filtering starts).
+        var explanation: [Int] = []
+        /// A constant change not yet applied to ``row`` (−Δ of the constraint's constant).
+        var pendingShift = 0.0
+        var hasPendingShift = false
+
+        /// A constraint just added: its row and priority are read when the pass settles.
+        static func placeholder(key: Int) -> Entry {
+            Entry(row: LinearConstraint([], relation: .equal), priority: .required, handle: nil, isNew: true, key: key)
+        }
+    }
+
+    /// A row-level change, as a solver without this driver's walk (kiwi) would be told it.
+    public enum RowStep: Sendable, Hashable {
+        case add(key: Int, row: LinearConstraint)
+        case remove(key: Int)
+        case setConstant(key: Int, constant: Double)
+    }
+
+    /// With ``recordsRowSteps``, the row-level changes of each pass answered so far (the first
+    /// pass's are its additions), for replaying the same steps on another solver.
+    public private(set) var rowSteps: [[RowStep]] = []
+    /// Whether ``rowSteps`` is kept.
+    public var recordsRowSteps = false
+    private var nextKey = 0
+
+    /// Why a pass could not be answered.
+    enum PassFailure: Error {
+        case budgetExceeded
+        case unsupported(String)
+        case internalFailure(String)
+    }
+
+    public private(set) var solver: CassowarySolver
+    private var replay: SequenceReplay
+    private var entries: [Entry] = []
+    /// `itemSerials[i]`: the serial of the current system's item i (the root's is 0).
+    private var itemSerials: [Int]
+    private var nextSerial: Int
+    private var labels = PriorityLabels()
+    /// How many current optional constraints have each priority.
+    private var priorityCounts: [Priority: Int] = [:]
+    /// Positions changed by the current pass (constant, priority, new), in no order.
+    private var dirty: [Int] = []
+    /// Positions whose constant changed by a known amount (no lowering needed), in no order.
+    private var shifted: [Int] = []
+    private var requiredChanged = false
+    /// A solver call failed mid-pass: the next pass starts from a new solver.
+    private var needsRebuild = true
+    private let conflictFilterLimit: Int
+    /// Whether results carry the ambiguity estimate (a walk over the whole tableau).
+    public var reportsAmbiguity: Bool
+
+    /// A driver positioned before the first pass of `sequence`; ``solveNextPass(_:budget:)``
+    /// with no steps answers the first pass.
+    public init(initial: ConstraintSystem, reportsAmbiguity: Bool = true, conflictFilterLimit: Int = 256) throws(LayoutError) {
+        self.init(replay: try SequenceReplay(initial: initial), reportsAmbiguity: reportsAmbiguity, conflictFilterLimit: conflictFilterLimit)
+    }
+
+    /// A driver positioned before the first pass of `sequence`, whose `updates[k]` are the
+    /// steps of the (k+2)-th call of ``solveNextPass(_:budget:)``.
+    public init(sequence: UpdateSequence, reportsAmbiguity: Bool = true, conflictFilterLimit: Int = 256) {
+        self.init(replay: sequence.makeReplay(), reportsAmbiguity: reportsAmbiguity, conflictFilterLimit: conflictFilterLimit)
+    }
+
+    private init(replay: SequenceReplay, reportsAmbiguity: Bool, conflictFilterLimit: Int) {
+        self.replay = replay
+        solver = CassowarySolver()
+        itemSerials = Array(replay.current.items.indices)
+        nextSerial = replay.current.items.count
+        self.reportsAmbiguity = reportsAmbiguity
+        self.conflictFilterLimit = conflictFilterLimit
+    }
+
+    /// The system of the pass last answered.
+    public var current: ConstraintSystem { replay.current }
+
+    /// Applies a pass's steps and answers the pass. A step that does not apply throws and
+    /// the driver is then unusable (a validated sequence's steps always apply).
+    public mutating func solveNextPass(_ steps: [UpdateStep], budget: Budget = .unlimited) throws(BackendError) -> BackendResult {
+        let start = ContinuousClock.now
+        let pivotsBefore = solver.pivotCount
+        solver.restartBudget(budget)
+        if recordsRowSteps { rowSteps.append([]) }
+        var failure: PassFailure?
+        for step in steps {
+            let changes: [SystemChange]
+            do {
+                changes = try replay.apply(step)
+            } catch {
+                throw .internalFailure(backend: "float", message: "step does not apply: \(error)")
+            }
+            // After a failure the replay goes on alone: the next settle starts afresh from it.
+            if needsRebuild { continue }
+            do throws(PassFailure) {
+                for change in changes { try follow(change) }
+            } catch {
+                failure = failure ?? error
+                needsRebuild = true
+            }
+        }
+        do throws(PassFailure) {
+            if let failure { throw failure }
+            try settle()
+            var result = try answer()
+            result.statistics = SolveStatistics(
+                iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start)
+            return result
+        } catch {
+            needsRebuild = true
+            dirty.removeAll()
+            shifted.removeAll()
+            switch error {
+            case .budgetExceeded:
+                return BackendResult(
+                    solution: .budgetExceeded(variableCount: replay.current.variableCount),
+                    statistics: SolveStatistics(iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start))
+            case .unsupported(let why): throw .unsupported(backend: "float", reason: why)
+            case .internalFailure(let why): throw .internalFailure(backend: "float", message: why)
+            }
+        }
+    }
+
+    // MARK: Following changes
+
+    private mutating func follow(_ change: SystemChange) throws(PassFailure) {
+        switch change {
+        case .constantChanged(let index, let from, let to) where !entries[index].isNew && replay.current.rowScales.isEmpty:
+            // The row reads `… − constant`: it shifts by −Δ, without lowering anew (the
+            // lowering's exact arithmetic is most of a pass's cost otherwise).
+            entries[index].pendingShift -= to.doubleValue - from.doubleValue
+            if !entries[index].hasPendingShift {
+                entries[index].hasPendingShift = true
+                shifted.append(index)
+            }
+        case .constantChanged(let index, _, _), .priorityChanged(let index, _, _):
+            dirty.append(index)
+        case .rootResized:
+            for index in replay.current.constraints.indices {
+                let c = replay.current.constraints[index]
+                if c.first.item == 0 || c.second?.item == 0 { dirty.append(index) }
+            }
+        case .constraintsRemoved(let indices):
+            for index in indices {
+                let entry = entries[index]
+                if !entry.isNew && recordsRowSteps { trace(.remove(key: entry.key)) }
+                if !entry.isNew && !entry.priority.isRequired { priorityCounts[entry.priority, default: 1] -= 1 }
+                guard let handle = entry.handle else { continue }
+                if entry.priority.isRequired { requiredChanged = true }
+                if needsRebuild { continue }
+                do {
+                    try solver.removeConstraint(handle)
+                } catch {
+                    throw Self.failure(error)
+                }
+            }
+            entries.remove(atSortedOffsets: indices)
+            dirty = dirty.compactMap { position in Self.shifted(position, removing: indices) }
+            shifted = shifted.compactMap { position in Self.shifted(position, removing: indices) }
+        case .constraintsAppended(let range):
+            for index in range {
+                entries.append(Entry.placeholder(key: nextKey))
+                nextKey += 1
+                dirty.append(index)
+            }
+        case .itemAdded:
+            itemSerials.append(nextSerial)
+            nextSerial += 1
+        case .itemsRemoved(let indices):
+            itemSerials.remove(atSortedOffsets: indices)
+        }
+    }
+
+    private mutating func trace(_ step: RowStep) {
+        rowSteps[rowSteps.count - 1].append(step)
+    }
+
+    /// Where `position` moves when the ascending `removed` go; nil if it is one of them.
+    private static func shifted(_ position: Int, removing removed: [Int]) -> Int? {
+        var low = 0, high = removed.count
+        while low < high {
+            let mid = (low + high) / 2
+            if removed[mid] < position { low = mid + 1 } else { high = mid }
+        }
+        if low < removed.count && removed[low] == position { return nil }
+        return position - low
+    }
+
+    private static func failure(_ error: CassowaryError) -> PassFailure {
+        switch error {
+        case .budgetExceeded: return .budgetExceeded
+        default: return .internalFailure(error.description)
+        }
+    }
+
+    // MARK: Settling a pass
+
+    /// Brings the solver to the pass's system: rows lowered anew where they changed, constant
+    /// changes in one batch, new optional rows added, the required walk repaired.
+    private mutating func settle() throws(PassFailure) {
+        let system = replay.current
+        if needsRebuild {
+            solver = CassowarySolver(budget: solver.budget)
+            itemSerials = Array(system.items.indices)
+            nextSerial = system.items.count
+            labels = PriorityLabels()
+            priorityCounts = [:]
+            entries = system.constraints.indices.map { Entry.placeholder(key: nextKey + $0) }
+            nextKey += entries.count
+            dirty = Array(entries.indices)
+            shifted = []
+            requiredChanged = true
+            needsRebuild = false
+        }
+        dirty.sort()
+        var levels: [Int] = []
+        levels.reserveCapacity(dirty.count)
+        for index in dirty {
+            guard let level = labels.label(for: system.constraints[index].priority) else {
+                // No gap left between two levels: relabel by building a new solver.
+                needsRebuild = true
+                return try settle()
+            }
+            levels.append(level)
+        }
+        var constants: [(handle: ConstraintHandle, constant: Double)] = []
+        var newOptional: [Int] = []
+        var previous = -1
+        for (index, level) in zip(dirty, levels) where index != previous {
+            previous = index
+            let constraint = system.constraints[index]
+            let row = try lowered(constraint, at: index, in: system, level: level)
+            var entry = entries[index]
+            defer { entries[index] = entry }
+            if entry.isNew {
+                entry.isNew = false
+                entry.row = row
+                entry.priority = constraint.priority
+                if recordsRowSteps { trace(.add(key: entry.key, row: row)) }
+                if constraint.priority.isRequired {
+                    requiredChanged = true
+                } else {
+                    priorityCounts[constraint.priority, default: 0] += 1
+                    newOptional.append(index)
+                }
+                continue
+            }
+            let old = entry.row
+            entry.row = row
+            if recordsRowSteps {
+                if old.strength != row.strength || old.terms != row.terms || old.relation != row.relation {
+                    trace(.remove(key: entry.key))
+                    trace(.add(key: entry.key, row: row))
+                } else if old.constant != row.constant {
+                    trace(.setConstant(key: entry.key, constant: row.constant))
+                }
+            }
+            if entry.priority != constraint.priority {
+                priorityCounts[entry.priority, default: 1] -= 1
+                priorityCounts[constraint.priority, default: 0] += 1
+                entry.priority = constraint.priority
+            }
+            guard let handle = entry.handle else {
+                if constraint.priority.isRequired { requiredChanged = true }
+                continue
+            }
+            if old.terms == row.terms && old.relation == row.relation && old.strength == row.strength {
+                if old.constant != row.constant {
+                    constants.append((handle, row.constant))
+                    // A broken constraint may hold now (the walk runs only if one is broken).
+                    if constraint.priority.isRequired { requiredChanged = true }
+                }
+                continue
+            }
+            if old.terms == row.terms && old.relation == row.relation && !old.strength.isRequired && !row.strength.isRequired {
+                // A new optional level: moved in place (and a new constant, if any, with it).
+                do {
+                    try solver.setStrength(handle, to: row.strength)
+                } catch {
+                    throw Self.failure(error)
+                }
+                if old.constant != row.constant { constants.append((handle, row.constant)) }
+                continue
+            }
+            // New terms (defensively; a step never changes them): the row goes and comes back.
+            do {
+                try solver.removeConstraint(handle)
+            } catch {
+                throw Self.failure(error)
+            }
+            entry.handle = nil
+            if constraint.priority.isRequired { requiredChanged = true } else { newOptional.append(index) }
+        }
+        if !shifted.isEmpty {
+            let relowered = Set(dirty)
+            for index in shifted {
+                var entry = entries[index]
+                let delta = entry.pendingShift
+                entry.pendingShift = 0
+                entry.hasPendingShift = false
+                defer { entries[index] = entry }
+                // A row lowered anew this pass already has its final constant.
+                guard !relowered.contains(index), delta != 0 else { continue }
+                entry.row.constant += delta
+                if recordsRowSteps { trace(.setConstant(key: entry.key, constant: entry.row.constant)) }
+                if let handle = entry.handle { constants.append((handle, entry.row.constant)) }
+                if entry.priority.isRequired { requiredChanged = true }
+            }
+            shifted.removeAll(keepingCapacity: true)
+        }
+        dirty.removeAll(keepingCapacity: true)
+        try changeConstants(constants)
+        if requiredChanged {
+            try walkRequired()
+            requiredChanged = false
+        }
+        for index in newOptional {
+            do {
+                entries[index].handle = try solver.addConstraint(entries[index].row)
+            } catch {
+                throw Self.failure(error)
+            }
+        }
+    }
+
+    /// Changes held rows' constants at once; if that makes the required rows infeasible,
+    /// one at a time, taking out each that cannot take its new constant (the walk decides).
+    private mutating func changeConstants(_ constants: [(handle: ConstraintHandle, constant: Double)]) throws(PassFailure) {
+        guard !constants.isEmpty else { return }
+        do throws(CassowaryError) {
+            try solver.setConstants(constants)
+            return
+        } catch .unsatisfiable {
+        } catch {
+            throw Self.failure(error)
+        }
+        for change in constants {
+            do throws(CassowaryError) {
+                try solver.setConstant(change.handle, to: change.constant)
+            } catch .unsatisfiable {
+                do {
+                    try solver.removeConstraint(change.handle)
+                } catch {
+                    throw Self.failure(error)
+                }
+                if let index = entries.firstIndex(where: { $0.handle == change.handle }) { entries[index].handle = nil }
+                requiredChanged = true
+            } catch {
+                throw Self.failure(error)
+            }
+        }
+    }
+
+    /// Makes the held required rows exactly those §5.1's walk keeps (see the type's comment).
+    private mutating func walkRequired() throws(PassFailure) {
+        var queue = entries.indices.filter { entries[$0].handle == nil && entries[$0].priority.isRequired }
+        guard !queue.isEmpty else { return }
+        var positionOfHandle: [Int: Int] = [:]
+        for (index, entry) in entries.enumerated() where entry.priority.isRequired {
+            if let handle = entry.handle { positionOfHandle[handle.id] = index }
+        }
+        var k = 0
+        while k < queue.count {
+            let candidate = queue[k]
+            let conflict: [ConstraintHandle]
+            do throws(CassowaryError) {
+                let handle = try solver.addConstraint(entries[candidate].row)
+                entries[candidate].handle = handle
+                positionOfHandle[handle.id] = candidate
+                k += 1
+                continue
+            } catch .unsatisfiable(let members) {
+                conflict = members
+            } catch {
+                throw Self.failure(error)
+            }
+            let later = conflict.compactMap { positionOfHandle[$0.id] }.filter { $0 > candidate }.sorted()
+            if later.isEmpty {
+                entries[candidate].explanation = conflict.compactMap { positionOfHandle[$0.id] }.map { entries[$0].key }
+                k += 1  // broken: infeasible with kept constraints before it
+                continue
+            }
+            for position in later {
+                guard let handle = entries[position].handle else { continue }
+                do {
+                    try solver.removeConstraint(handle)
+                } catch {
+                    throw Self.failure(error)
+                }
+                entries[position].handle = nil
+                positionOfHandle[handle.id] = nil
+                // Walked again after the candidate, in file order.
+                var slot = k + 1
+                while slot < queue.count && queue[slot] < position { slot += 1 }
+                queue.insert(position, at: slot)
+            }
+        }
+    }
+
+    /// `constraint` lowered as the fresh backend lowers it (exactly, then each number rounded
+    /// once), over the stable variables.
+    private func lowered(_ constraint: Constraint, at index: Int, in system: ConstraintSystem, level: Int) throws(PassFailure) -> LinearConstraint {
+        let row: LinearRow<Rational> = system.lower(constraint, index: index, level: level)
+        var terms: [LinearConstraint.Term] = []
+        terms.reserveCapacity(row.terms.count)
+        for term in row.terms {
+            let coefficient = term.coefficient.doubleValue
+            guard coefficient.isFinite else { throw .unsupported("coefficients beyond Double range") }
+            if coefficient != 0 { terms.append(.init(stableVariable(term.variable), coefficient)) }
+        }
+        let constant = row.constant.doubleValue
+        guard constant.isFinite else { throw .unsupported("coefficients beyond Double range") }
+        return LinearConstraint(terms, constant: constant, relation: constraint.relation, strength: Strength(level: level))
+    }
+
+    /// The solver variable of the current system's variable `4·(item−1)+component`.
+    private func stableVariable(_ variable: Int) -> Variable {
+        Variable(4 * (itemSerials[variable / 4 + 1] - 1) + variable % 4)
+    }
+
+    // MARK: The answer
+
+    private func answer() throws(PassFailure) -> BackendResult {
+        let system = replay.current
+        let variableCount = system.variableCount
+        var values = [Double](repeating: 0, count: variableCount)
+        for variable in 0..<variableCount { values[variable] = solver.value(of: stableVariable(variable)) }
+        // Levels in use, by their solver labels (ascending label = descending priority);
+        // entries are matched by label, an integer, not by hashing their priorities.
+        var labelsInUse: [Int] = []
+        var labels = self.labels
+        for (priority, count) in priorityCounts where count > 0 {
+            if let label = labels.label(for: priority) { labelsInUse.append(label) }
+        }
+        labelsInUse.sort()
+        var objective = [Double](repeating: 0, count: labelsInUse.count)
+        var broken: [Int] = []
+        let solver = self.solver
+        for index in entries.indices {
+            let level = entries[index].row.strength.level
+            if level == 0 {
+                if entries[index].handle == nil { broken.append(index) }
+                continue
+            }
+            var low = 0, high = labelsInUse.count
+            while low < high {
+                let mid = (low + high) / 2
+                if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
+            }
+            guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
+            objective[low] += entries[index].row.error { solver.value(of: $0) }
+        }
+        var ambiguous: [Unknown] = []
+        if reportsAmbiguity {
+            var variableOfStable: [Int: Int] = [:]
+            for variable in 0..<variableCount { variableOfStable[stableVariable(variable).index] = variable }
+            var marked = Set(solver.ambiguousVariables().compactMap { variableOfStable[$0.index] })
+            for variable in 0..<variableCount where !solver.knows(stableVariable(variable)) { marked.insert(variable) }
+            ambiguous = marked.sorted().map { Unknown(variable: $0) }
+        }
+        let conflict = broken.first.map(conflict(of:)) ?? []
+        let solution = Solution(
+            status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
+            ambiguous: ambiguous, broken: broken, conflict: conflict)
+        return BackendResult(solution: solution, statistics: SolveStatistics())
+    }
+
+    /// An irreducible conflict of the first broken constraint and the kept ones before it,
+    /// found as the one-shot backend finds it (deletion filtering of fresh solves).
+    private func conflict(of first: Int) -> [Int] {
+        func linearRow(_ index: Int) -> LinearRow<Double> {
+            let row = entries[index].row
+            return LinearRow(
+                terms: row.terms.map { LinearTerm(variable: $0.variable.index, coefficient: $0.coefficient) }.sorted { $0.variable < $1.variable },
+                constant: row.constant, relation: row.relation, level: 0, constraintIndex: index)
+        }
+        let kept = (0..<first).filter { entries[$0].priority.isRequired && entries[$0].handle != nil }
+        let named = Set(entries[first].explanation)
+        let explanation = kept.filter { named.contains(entries[$0].key) }
+        return CassowaryBackend(conflictFilterLimit: conflictFilterLimit)
+            .irreducibleConflict(failing: linearRow(first), explanation: explanation.map(linearRow), kept: kept.map(linearRow))
+    }
+}
+
+/// Solver levels for priorities: labels in priority order (higher priority, smaller label)
+/// with gaps, so that a new priority usually fits between its neighbours without relabelling.
+struct PriorityLabels: Sendable {
+    private var priorities: [Priority] = []  // descending
+    private var labels: [Int] = []  // ascending
+    private static let gap = 1 << 16
+    private static let limit = Int(Int32.max)
+
+    /// The label of `priority` (0 for required), or nil if it fits between no two labels.
+    mutating func label(for priority: Priority) -> Int? {
+        if priority.isRequired { return 0 }
+        var low = 0, high = priorities.count
+        while low < high {
+            let mid = (low + high) / 2
+            if priorities[mid] > priority { low = mid + 1 } else { high = mid }
+        }
+        if low < priorities.count && priorities[low] == priority { return labels[low] }
+        let above = low > 0 ? labels[low - 1] : 0
+        let below = low < labels.count ? labels[low] : min(above + 2 * Self.gap, Self.limit)
+        guard below - above >= 2 else { return nil }
+        let label = above + (low < labels.count ? (below - above) / 2 : Self.gap)
+        guard label > above && label < below || (low == labels.count && label <= Self.limit) else { return nil }
+        priorities.insert(priority, at: low)
+        labels.insert(label, at: low)
+        return label
+    }
+}
+
+extension Array {
+    /// Removes the elements at ascending offsets, moving each survivor once.
+    mutating func remove(atSortedOffsets offsets: [Int]) {
+        guard !offsets.isEmpty else { return }
+        var write = offsets[0]
+        var next = 0
+        for read in offsets[0]..<count {
+            if next < offsets.count && offsets[next] == read {
+                next += 1
+                continue
+            }
+            self[write] = self[read]
+            write += 1
+        }
+        removeSubrange(write...)
+    }
+}

@@ -1,0 +1,293 @@
+import BackendContract
+import ExactSimplex
+import Foundation
+import Generator
+import LayoutModel
+import Testing
+@testable import FloatSimplex
+
+/// The float backend's incremental path through update sequences (spec §7): every pass must
+/// be what a fresh solve of the pass's system gives, so each is compared with the exact
+/// backend on that system alone (status, broken set — §5.1's greedy walk —, objective,
+/// determined values, an irreducible conflict).
+@Suite struct IncrementalPassTests {
+    /// Compares the incremental answers of every pass with the exact backend's fresh solve.
+    func checkEveryPass(_ sequence: UpdateSequence, name: String) throws {
+        let incremental = CassowaryBackend().solve(sequence, budget: .unlimited)
+        #expect(incremental.passes.count == sequence.passCount)
+        let agreement = ExactAgreementTests()
+        try sequence.forEachPass { pass, system in
+            let outcome = incremental.passes[pass]
+            let float = try outcome.result.get().solution
+            let exact = try ExactSimplexBackend().solve(system, budget: Budget(wallTime: .seconds(20))).solution
+            guard exact.status != .budgetExceeded else { return }
+            _ = try agreement.checkAgreement(float, exact, system: system, name: "\(name) pass \(pass + 1)")
+        }
+    }
+
+    static let header = """
+        root superview 375 667
+        view card
+        view badge in card
+        card.left == superview.left + 20
+        card.top == superview.top + 20
+        card.width == 300
+        card.height == 200
+        badge.width == 20
+        badge.height == 20 @750
+        card.centerX == superview.centerX @250
+        view title in card intrinsic 120 21
+        named: title.top == card.top + 8
+
+        """
+
+    /// The shared spec's §7 example after a system that has its names.
+    @Test func sharedSpecExample() throws {
+        let spec = try String(contentsOfFile: repositoryRoot.path + "/docs/layout-format.md", encoding: .utf8)
+        let section = try #require(spec.range(of: "## 7. Update sequences"))
+        let blockStart = try #require(spec.range(of: "```\n", range: section.upperBound..<spec.endIndex))
+        let blockEnd = try #require(spec.range(of: "```", range: blockStart.upperBound..<spec.endIndex))
+        let example = String(spec[blockStart.upperBound..<blockEnd.lowerBound])
+        try checkEveryPass(LayoutParser.parseSequence(Self.header + example), name: "spec §7")
+    }
+
+    /// Hand-written walks: a broken constraint becomes satisfiable, a kept one is taken out
+    /// because an earlier one came back, a constant change breaks a constraint or mends one.
+    /// View `a` at the root's origin, 10 high: its width is what the walks fight over.
+    static let pinned = "root r 400 400\nview a\na.left == r.left\na.top == r.top\na.height == 10"
+
+    static let walks: [(String, String)] = [
+        ("removal mends a broken constraint", """
+            \(pinned)
+            w1: a.width == 100
+            w2: a.width == 200
+            layout
+            remove w1
+            layout
+            w3: a.width == 100
+            layout
+            remove w2
+            """),
+        ("the mended constraint pushes a later kept one out", """
+            \(pinned)
+            w1: a.width == 100
+            w2: a.width == 50
+            w3: a.width >= 80
+            layout
+            remove w1
+            layout
+            set w2 constant 90
+            layout
+            set w2 constant 10
+            """),
+        ("a constant change breaks an earlier-kept one and mends it", """
+            \(pinned)
+            w1: a.width <= 150
+            w2: a.width == 100
+            layout
+            set w1 constant 50
+            layout
+            set w1 constant 120
+            layout
+            set w2 constant 130
+            layout
+            set w2 constant 20
+            set w1 constant 10
+            """),
+        ("rotation and intrinsic sizes", """
+            root r 375 667
+            view a intrinsic 100 20
+            view b intrinsic 50 20
+            a.leading == r.leading + 16
+            b.leading == a.trailing + 8
+            r.trailing == b.trailing + 16 @999
+            a.top == r.top + 20
+            b.top == a.top
+            layout
+            set r 667 375
+            layout
+            set a intrinsic 400 20
+            layout
+            set b intrinsic - 30
+            set r 375 667
+            layout
+            set a intrinsic 10 10
+            set b intrinsic 60 20
+            """),
+        ("priorities between existing levels", """
+            \(pinned)
+            p1: a.width == 100 @250
+            p2: a.width == 200 @750
+            layout
+            set p1 priority 800
+            layout
+            set p2 priority 999
+            layout
+            set p2 priority 1
+            layout
+            set p1 priority 500.5
+            """),
+        ("views come and go", """
+            root r 400 400
+            view a
+            a.left == r.left
+            a.top == r.top
+            a.width == 100
+            a.height == 10
+            layout
+            view b in a intrinsic 30 10
+            b.left == a.left + 5
+            b.top == a.bottom + 5
+            layout
+            remove view a
+            view c intrinsic 5 5
+            c.left == r.left
+            c.top == r.top
+            layout
+            c.width == 100
+            c.width == 120
+            """),
+    ]
+
+    @Test(arguments: walks.indices)
+    func handWrittenWalks(_ index: Int) throws {
+        let (name, text) = Self.walks[index]
+        try checkEveryPass(LayoutParser.parseSequence(text), name: name)
+    }
+
+    /// A pass whose budget runs out answers `budgetExceeded`; the next pass starts afresh from
+    /// the system as it stands and is right again.
+    @Test func aSpentBudgetIsRecoveredFrom() throws {
+        let family = try #require(SequenceFamilies.named("random-steps"))
+        let form = try #require(Families.named("form"))
+        let sequence = try #require(generateSequence(family: family, base: form, size: 12, steps: 8, seed: 5)).sequence
+        var driver = IncrementalPassSolver(sequence: sequence)
+        let first = try driver.solveNextPass([], budget: Budget(iterations: 0))
+        #expect(first.solution.status == .budgetExceeded)
+        for (k, steps) in sequence.updates.enumerated() {
+            let answer = try driver.solveNextPass(steps).solution
+            let exact = try ExactSimplexBackend().solve(sequence.system(atPass: k + 1), budget: .unlimited).solution
+            #expect(answer.status == exact.status && answer.broken == exact.broken, "pass \(k + 2)")
+            #expect(zip(answer.objective, exact.objective).allSatisfy { abs($0 - $1) < 1e-6 }, "pass \(k + 2)")
+        }
+    }
+
+    /// A pass after no steps gives the same answer again.
+    @Test func emptyPassRepeatsTheAnswer() throws {
+        let sequence = try LayoutParser.parseSequence(Self.header + "layout\nlayout\n")
+        let passes = CassowaryBackend().solve(sequence, budget: .unlimited).passes
+        #expect(passes.count == 2)
+        #expect(try passes[0].result.get().solution == passes[1].result.get().solution)
+    }
+
+    /// Every sequence family on small systems of several base families, many seeds.
+    @Test(arguments: SequenceFamilies.all.map(\.name))
+    func generatedSequencesAgreeOnEveryPass(_ familyName: String) throws {
+        let family = try #require(SequenceFamilies.named(familyName))
+        let bases = ["form", "table-cells", "nested", "random", "conflict-early", "priority-ties", "equal-spacing"]
+        for base in bases {
+            for seed in UInt64(0)..<6 {
+                let baseFamily = try #require(Families.named(base))
+                guard let generated = generateSequence(family: family, base: baseFamily, size: 3, steps: 12, seed: seed) else { continue }
+                try checkEveryPass(generated.sequence, name: generated.description)
+            }
+        }
+    }
+
+    /// The incremental path never rebuilds from scratch on the realistic families: the
+    /// solver's pivots per pass stay small and its storage does not grow with the passes.
+    @Test(arguments: ["drag", "priority-toggle", "cell-reuse", "keyboard"])
+    func longSequencesKeepStorageFlat(_ familyName: String) throws {
+        let family = try #require(SequenceFamilies.named(familyName))
+        let form = try #require(Families.named("form"))
+        let generated = try #require(generateSequence(family: family, base: form, size: 20, steps: 2_000, seed: 3))
+        var driver = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
+        _ = try driver.solveNextPass([])
+        var sizes: [Int] = []
+        for (k, steps) in generated.sequence.updates.enumerated() {
+            _ = try driver.solveNextPass(steps)
+            if k % 500 == 499 { sizes.append(driver.solver.storedTermCount + driver.solver.symbolCount) }
+        }
+        #expect(sizes.count == 4)
+        #expect(sizes.max()! <= 2 * sizes.min()!, "\(familyName): storage \(sizes)")
+    }
+}
+
+/// The incremental calls are atomic: a call that fails leaves the solver as it was.
+@Suite struct AtomicUpdateTests {
+    @Test func infeasibleConstantChangeChangesNothing() throws {
+        var solver = CassowarySolver()
+        let x = constraint([(0, 1)], -100, .equal)
+        let bound = constraint([(0, 1)], -150, .lessThanOrEqual)
+        let weak = constraint([(1, 1), (0, -1)], 0, .equal, level: 1)
+        try solver.addConstraint(x)
+        let b = try solver.addConstraint(bound)
+        try solver.addConstraint(weak)
+        let before = (solver.value(of: Variable(0)), solver.value(of: Variable(1)), solver.constraint(b))
+        #expect(throws: CassowaryError.self) { try solver.setConstant(b, to: -50) }
+        #expect(solver.value(of: Variable(0)) == before.0 && solver.value(of: Variable(1)) == before.1)
+        #expect(solver.constraint(b) == before.2)
+        // And the solver still works: a feasible change goes through.
+        try solver.setConstant(b, to: -120)
+        #expect(solver.value(of: Variable(0)) == 100)
+    }
+
+    /// A strength moved in place gives what a fresh solver with the new levels gives, and
+    /// toggling it back and forth makes no symbols.
+    @Test func strengthChangesInPlace() throws {
+        let rows = [
+            constraint([(0, 1)], -100, .equal, level: 2),
+            constraint([(0, 1)], -200, .equal, level: 3),
+            constraint([(1, 1), (0, -1)], -8, .greaterThanOrEqual, level: 1),
+            constraint([(1, 1)], -150, .lessThanOrEqual, level: 3),
+        ]
+        var solver = CassowarySolver()
+        let handles = try rows.map { try solver.addConstraint($0) }
+        let symbols = solver.symbolCount
+        for (index, level) in [(0, 4), (1, 2), (3, 1), (0, 2), (2, 5), (1, 3)] {
+            try solver.setStrength(handles[index], to: Strength(level: level))
+            var fresh = CassowarySolver()
+            for (k, row) in rows.enumerated() {
+                var row = row
+                row.strength = try #require(solver.constraint(handles[k])).strength
+                try fresh.addConstraint(row)
+            }
+            // The optimum need not be one point (levels can tie): its objective is.
+            let (a, b) = (solver.objective(levelCount: 5), fresh.objective(levelCount: 5))
+            #expect(zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 }, "after level \(level) on row \(index): \(a) vs \(b)")
+        }
+        #expect(solver.symbolCount == symbols)
+        #expect(throws: CassowaryError.self) { try solver.setStrength(handles[0], to: .required) }
+    }
+
+    @Test func budgetPerCallDoesNotRunOut() throws {
+        var solver = CassowarySolver(budget: Budget(iterations: 50), perCall: true)
+        for k in 0..<200 {
+            try solver.addConstraint(constraint([(k, 1)], -Double(k), .equal, level: 1))
+            try solver.addConstraint(constraint([(k, 1)], 0, .greaterThanOrEqual))
+        }
+        #expect(solver.constraintCount == 400)
+    }
+
+    @Test func failedRemovalChangesNothing() throws {
+        var solver = CassowarySolver(budget: Budget(iterations: 1_000_000))
+        var handles: [ConstraintHandle] = []
+        for k in 0..<30 {
+            handles.append(try solver.addConstraint(constraint([(k, 1), (k + 1, -1)], 10, .lessThanOrEqual)))
+            try solver.addConstraint(constraint([(k, 1)], -Double(k * 3), .equal, level: 1 + k % 3))
+        }
+        // A budget of no pivots: the removal either needs none or fails and changes nothing.
+        solver.restartBudget(Budget(iterations: 0))
+        for handle in handles.reversed() {
+            let values = (0..<31).map { solver.value(of: Variable($0)) }
+            do {
+                try solver.removeConstraint(handle)
+            } catch {
+                #expect(error == .budgetExceeded)
+                #expect((0..<31).map { solver.value(of: Variable($0)) } == values)
+                #expect(solver.hasConstraint(handle))
+                break
+            }
+        }
+    }
+}
