@@ -12,7 +12,7 @@ import LayoutModel
 /// A node whose LP is infeasible closes its subtree, so `infeasible` is a proof; a solution
 /// that satisfies every pair is a witness.
 struct ComplementarityProgram {
-    var program = ExactLinearProgram()
+    var program = RowLinearProgram()
     var pairs: [(Int, Int)] = []
     /// Minimised at every node: steers the LP towards solutions that satisfy the pairs.
     var steering: [Int: Rational] = [:]
@@ -27,7 +27,7 @@ struct ComplementarityProgram {
     }
 
     @discardableResult
-    mutating func variable(_ domain: ExactLinearProgram.Domain = .nonnegative) -> Int {
+    mutating func variable(_ domain: RowLinearProgram.Domain = .nonnegative) -> Int {
         program.addVariable(domain)
     }
 

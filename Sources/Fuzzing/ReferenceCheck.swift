@@ -77,7 +77,7 @@ struct ReferenceCheck: Sendable {
         guard !determined.isEmpty else { return [] }
         var random = SeededGenerator(seed: SplitMix64.mix(seed ^ 0xface))
         random.shuffle(&determined)
-        var program = ExactLinearProgram()
+        var program = RowLinearProgram()
         for _ in 0..<system.variableCount { program.addVariable(.free) }
         var levelSums = [[(variable: Int, coefficient: Rational)]](repeating: [], count: optima.count)
         let broken = Set(solution.broken)

@@ -2,7 +2,7 @@ import BackendContract
 import ExactArithmetic
 import LayoutModel
 
-/// A general linear program solved exactly by the exact backend's simplex: variables free or
+/// A linear program written as lowered rows, solved exactly by the layout simplex: variables free or
 /// nonnegative, constraints `Σ aⱼxⱼ REL b`, a linear objective to minimise.
 ///
 /// The fuzzer's judge uses it for programs that are not layouts (the perturbation
@@ -10,7 +10,7 @@ import LayoutModel
 /// an optimal point is substituted into every constraint, an infeasibility certificate is
 /// verified as a Farkas vector, so a wrong answer of the simplex becomes ``Outcome/failed(_:)``
 /// rather than a wrong verdict.
-public struct ExactLinearProgram: Sendable {
+public struct RowLinearProgram: Sendable {
     /// The values a variable may take.
     public enum Domain: Sendable, Hashable {
         case free
