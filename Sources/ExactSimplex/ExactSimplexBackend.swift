@@ -45,9 +45,10 @@ public struct ExactSimplexBackend: LayoutBackend {
     /// Solves and returns the result, its certificate and what the solve measured.
     public func solveWithReport(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> ExactSolveReport {
         var solve = ExactSolve(system: system, budget: budget, determinacy: determinacy)
+        let report: ExactSolveReport
         do {
             let (solution, certificate) = try solve.run()
-            return solve.report(solution: solution, certificate: certificate)
+            report = solve.report(solution: solution, certificate: certificate)
         } catch {
             switch error {
             case .budgetExceeded:
@@ -58,6 +59,9 @@ public struct ExactSimplexBackend: LayoutBackend {
                 throw .internalFailure(backend: name, message: message)
             }
         }
+        // Exact values beyond Double's range: the same answer the float backends give.
+        _ = try report.result.checkedRepresentable(in: system, backend: name)
+        return report
     }
 }
 

@@ -61,7 +61,7 @@ public struct CassowaryBackend: LayoutBackend {
         var result = try solve(linear, budget: budget)
         result.statistics.duration = ContinuousClock.now - start
         result.statistics.phases?.lowering = lowering
-        return result
+        return try result.checkedRepresentable(in: system, backend: name)
     }
 
     /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).

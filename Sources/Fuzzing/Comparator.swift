@@ -46,7 +46,23 @@ public struct BackendOutcome: Sendable {
 /// A backend that produced no result.
 public struct BackendFailure: Error, Sendable, Hashable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The backend said the solution is beyond `Double`'s range
+    /// (``BackendContract/BackendError/outOfRange(backend:constraint:message:)``): the honest
+    /// answer when the reference says so too.
+    public var isOutOfRange: Bool
+    public init(_ message: String, isOutOfRange: Bool = false) {
+        self.message = message
+        self.isOutOfRange = isOutOfRange
+    }
+
+    /// The failure a thrown error stands for.
+    public init(_ error: any Error) {
+        if case BackendError.outOfRange = error {
+            self.init("\(error)", isOutOfRange: true)
+        } else {
+            self.init("\(error)")
+        }
+    }
 }
 
 /// Judges backends' answers against the spec's meaning of a solution (§5), never trusting a
@@ -85,14 +101,29 @@ public struct Comparator: Sendable {
     /// Findings about every outcome; the outcome named like the reference is the reference.
     public func compare(_ system: ConstraintSystem, outcomes: [BackendOutcome]) -> [Finding] {
         var findings: [Finding] = []
+        let referenceOutOfRange = outcomes.contains {
+            if $0.backend == reference.name, case .failure(let failure) = $0.result { failure.isOutOfRange } else { false }
+        }
         for outcome in outcomes {
             if case .failure(let failure) = outcome.result {
+                // Agreeing with the reference that the solution is no Double is right.
+                if failure.isOutOfRange && referenceOutOfRange { continue }
                 findings.append(Finding(kind: .crash, backends: [outcome.backend], detail: failure.message))
             } else if case .success(let result) = outcome.result, result.solution.status == .budgetExceeded {
                 findings.append(Finding(
                     kind: .budget, backends: [outcome.backend],
                     detail: "budget exceeded after \(result.statistics.iterations) iterations"))
             }
+        }
+        if referenceOutOfRange {
+            // Whoever answers with a point claims what cannot be: the point is not the solution.
+            for outcome in outcomes where outcome.backend != reference.name {
+                guard case .success(let result) = outcome.result, result.solution.status != .budgetExceeded else { continue }
+                findings.append(Finding(
+                    kind: .statusMismatch, backends: [outcome.backend, reference.name],
+                    detail: "\(result.solution.status.rawValue); reference: the solution is beyond Double's range"))
+            }
+            return findings
         }
         guard let referenceOutcome = outcomes.first(where: { $0.backend == reference.name }),
               case .success(let referenceResult) = referenceOutcome.result,

@@ -115,7 +115,7 @@ public struct CorpusReplay: Sendable {
                 outcomes.append(BackendOutcome(backend: backend.name, result: .success(result)))
                 problems = expected.mismatches(in: result.solution, of: system)
             } catch {
-                outcomes.append(BackendOutcome(backend: backend.name, result: .failure(BackendFailure("\(error)"))))
+                outcomes.append(BackendOutcome(backend: backend.name, result: .failure(BackendFailure(error))))
                 problems = ["\(error)"]
             }
             verdicts.append(Outcome(file: file, backend: backend.name, verdict: problems.isEmpty ? .passed : .failed(problems), statistics: statistics))
@@ -123,7 +123,7 @@ public struct CorpusReplay: Sendable {
         if let comparator {
             if !outcomes.contains(where: { $0.backend == comparator.reference.name }), comparator.reference.supports(system).isSupported {
                 let reference = comparator.reference
-                outcomes.append(BackendOutcome(backend: reference.name, result: Result { try reference.solve(system, budget: budget) }.mapError { BackendFailure("\($0)") }))
+                outcomes.append(BackendOutcome(backend: reference.name, result: Result { try reference.solve(system, budget: budget) }.mapError { BackendFailure($0) }))
             }
             for finding in comparator.compare(system, outcomes: outcomes) {
                 guard let culprit = finding.backends.first, let i = verdicts.firstIndex(where: { $0.backend == culprit }) else { continue }

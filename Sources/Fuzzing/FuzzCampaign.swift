@@ -193,7 +193,7 @@ public struct FuzzCampaign: Sendable {
             let (result, certificate) = try exact.solveCertified(system, budget: configuration.budget)
             return (BackendOutcome(backend: exact.name, result: .success(result)), certificate)
         } catch {
-            return (BackendOutcome(backend: exact.name, result: .failure(BackendFailure("\(error)"))), nil)
+            return (BackendOutcome(backend: exact.name, result: .failure(BackendFailure(error))), nil)
         }
     }
 
@@ -299,7 +299,7 @@ public struct FuzzCampaign: Sendable {
         do {
             return BackendOutcome(backend: backend.name, result: .success(try backend.solve(system, budget: configuration.budget)))
         } catch {
-            return BackendOutcome(backend: backend.name, result: .failure(BackendFailure("\(error)")))
+            return BackendOutcome(backend: backend.name, result: .failure(BackendFailure(error)))
         }
     }
 
