@@ -97,3 +97,40 @@ import Testing
         #expect(Comparator(reference: ExactSimplexBackend()).compare(system, outcomes: outcomes).filter { $0.verdict == .wrong }.isEmpty)
     }
 }
+
+/// The comparator's own reference checks run under a budget from the campaign, and a check
+/// that runs out is reported against the reference, not taken as "no claim" (item 7).
+@Suite struct ReferenceBudgetTests {
+    static let text = """
+        root s 0 0 100 100
+        view a
+        view b
+        a.left == s.left + 10
+        b.left == a.right + 10
+        b.right == s.right - 10
+        a.width == b.width
+        a.width == 60
+
+        """
+
+    func findings(referenceBudget: Budget) throws -> [Finding] {
+        let system = try LayoutParser.parse(Self.text, file: "conflict.layout")
+        let exact = try ExactSimplexBackend().solve(system, budget: .unlimited)
+        #expect(exact.solution.status == .unsatisfiable)
+        let outcomes = [BackendOutcome(backend: "exact", result: .success(exact)),
+                        BackendOutcome(backend: "float", result: .success(try CassowaryBackend().solve(system, budget: .unlimited)))]
+        let comparator = Comparator(reference: ExactSimplexBackend(), backends: [CassowaryBackend()], referenceBudget: referenceBudget)
+        return comparator.compare(system, outcomes: outcomes)
+    }
+
+    @Test func aConflictCheckWithinBudgetFindsNothing() throws {
+        #expect(try findings(referenceBudget: Budget(iterations: 1_000_000)).isEmpty)
+    }
+
+    @Test func aConflictCheckThatRunsOutIsABudgetFindingAgainstTheReference() throws {
+        let found = try findings(referenceBudget: Budget(iterations: 0))
+        #expect(!found.isEmpty)
+        #expect(found.allSatisfy { $0.kind == .budget && $0.backends == ["exact"] && $0.detail.contains("checking conflict") },
+                "\(found)")
+    }
+}
