@@ -33,6 +33,13 @@ public struct FuzzRunOptions: Sendable {
     }
 }
 
+extension FuzzRunOptions {
+    /// The shard's share of `cases` (nil for a run bounded by time).
+    var shardTotal: Int? {
+        cases.map { total in total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0 }
+    }
+}
+
 /// What a run has done so far, for progress display.
 public struct FuzzProgress: Sendable {
     public var completed: Int
@@ -88,6 +95,24 @@ struct Checkpoint: Codable {
     /// Seconds spent before the last resume.
     var seconds: Double
     var finished: Bool
+
+    /// The checkpoint in `data` (read from `url`) if it belongs to the run `options`
+    /// describe; else an error naming `url`.
+    static func read(_ data: Data, at url: URL, options: FuzzRunOptions) throws(CampaignError) -> Checkpoint {
+        let checkpoint: Checkpoint
+        do {
+            checkpoint = try JSONDecoder().decode(Checkpoint.self, from: data)
+        } catch {
+            throw CampaignError("\(url.path): not a checkpoint (\(error))")
+        }
+        guard checkpoint.spec == options.spec, checkpoint.shard == options.shard, checkpoint.cases == options.cases else {
+            throw CampaignError("\(url.path) belongs to another campaign (seed, families, backends, shard or --cases differ)")
+        }
+        if let problem = checkpoint.inconsistency(shardTotal: options.shardTotal) {
+            throw CampaignError("\(url.path): \(problem); it does not belong to this campaign's run")
+        }
+        return checkpoint
+    }
 
     /// What makes the checkpoint impossible for a shard of `shardTotal` cases (nil: a run
     /// bounded by time): completed positions past the shard's end, a position counted twice,
@@ -177,26 +202,13 @@ public final class FuzzRunner: Sendable {
         let perSignature = options.spec.perSignature
         let shard = options.shard
         var previousSeconds = 0.0
-        let shardTotal = options.cases.map { total in
-            total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0
-        }
+        let shardTotal = options.shardTotal
         var initial = State(completed: CompletedPositions())
         if let data = try? Data(contentsOf: checkpointURL) {
             guard options.resume else {
                 throw CampaignError("\(options.outDirectory.path) already holds a run; use --resume to continue it or choose another --out")
             }
-            let checkpoint: Checkpoint
-            do {
-                checkpoint = try JSONDecoder().decode(Checkpoint.self, from: data)
-            } catch {
-                throw CampaignError("\(checkpointURL.path): not a checkpoint (\(error))")
-            }
-            guard checkpoint.spec == options.spec, checkpoint.shard == options.shard, checkpoint.cases == options.cases else {
-                throw CampaignError("\(checkpointURL.path) belongs to another campaign (seed, families, backends, shard or --cases differ)")
-            }
-            if let problem = checkpoint.inconsistency(shardTotal: shardTotal) {
-                throw CampaignError("\(checkpointURL.path): \(problem); it does not belong to this campaign's run")
-            }
+            let checkpoint = try Checkpoint.read(data, at: checkpointURL, options: options)
             initial.completed = checkpoint.completed
             previousSeconds = checkpoint.seconds
             // Findings of the cases completed before the resume.
