@@ -125,6 +125,13 @@ struct FuzzCommand: ParsableCommand {
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let seeds {
+            // The run's repros are .layout files: inside the seeds they would become seeds.
+            let folder = URL(fileURLWithPath: seeds).standardizedFileURL.path + "/"
+            if (URL(fileURLWithPath: out).standardizedFileURL.path + "/").hasPrefix(folder) {
+                throw ValidationError("--out must not be inside the --seeds folder (its findings would become seeds)")
+            }
+        }
         if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/8") }
     }
 

@@ -70,13 +70,16 @@ import Testing
         #expect(try SequenceCommandTests.run(["bench", "--suite", "nightly"]).status == 2)
     }
 
+    /// Isolated workers (the default) load the seeds themselves, from the spec's folder.
     @Test func fuzzSeedsRunsAndGenerateReplaysASeedCase() throws {
         let seeds = try Self.folder(["ib/One.xib": Self.xib(width: 300), "two.layout":
             "root superview 200 100\nview a\na.left == superview.left + 5\na.top == superview.top\na.width == 50 @500\na.height == 20\n"]
             .merging(Self.broken) { a, _ in a })
-        let out = seeds.appendingPathComponent("run")
+        let inside = try SequenceCommandTests.run(["fuzz", "--seeds", seeds.path, "--cases", "1", "--out", seeds.appendingPathComponent("run").path])
+        #expect(inside.status == 2 && inside.error.contains("--out must not be inside"), "\(inside.error)")
+        let out = seeds.appendingPathExtension("run")
         let run = try SequenceCommandTests.run([
-            "fuzz", "--seeds", seeds.path, "--cases", "8", "--backend", "exact,float", "--jobs", "1", "--no-isolate",
+            "fuzz", "--seeds", seeds.path, "--cases", "8", "--backend", "exact,float", "--jobs", "2",
             "--out", out.path, "--quiet", "--no-history",
         ])
         #expect(run.status == 0, "\(run.error)")
