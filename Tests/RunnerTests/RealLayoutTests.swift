@@ -165,7 +165,8 @@ enum RealLayoutFixtures {
     @Test func seededCampaignsAreDeterministicAndTheirFindingsReplay() throws {
         let folder = try SeedFolder.load(try RealLayoutFixtures.seedsFolder().path)
         let spec = Self.spec(folder)
-        let one = try Self.run(spec, jobs: 1, into: temporaryDirectory("seeds-j1"))
+        let url = temporaryDirectory("seeds-j1")
+        let one = try Self.run(spec, jobs: 1, into: url)
         let two = try Self.run(spec, jobs: 2, into: temporaryDirectory("seeds-j2"))
         #expect(outcome(one) == outcome(two))
         #expect(!one.findings.isEmpty, "the sloppy backend should be caught on mutated real layouts")
@@ -183,6 +184,29 @@ enum RealLayoutFixtures {
             let again = campaign.judge(finding.caseIndex).findings.map(\.finding)
             #expect(again.contains { $0.kind.rawValue == finding.kind && $0.backends == finding.backends && $0.oracle == finding.oracle },
                     "\(finding.family) seed \(finding.seed): \(finding.kind) of \(finding.backends) does not recur")
+        }
+    }
+
+    /// The stored repros say how to regenerate their case from the seeds, and replay as
+    /// expected failures of the culprit (and passes of the reference).
+    @Test func storedReprosOfSeedCasesReplay() throws {
+        let folder = try SeedFolder.load(try RealLayoutFixtures.seedsFolder().path)
+        let url = temporaryDirectory("seeds-repros")
+        _ = try Self.run(Self.spec(folder), jobs: 1, into: url)
+        let findings = url.appendingPathComponent("findings")
+        let repros = try FileManager.default.contentsOfDirectory(atPath: findings.path).filter { $0.hasSuffix(".layout") }
+        #expect(!repros.isEmpty)
+        let replay = CorpusReplay(backends: [ExactSimplexBackend(), SloppyBackend()], comparator: Comparator(reference: ExactSimplexBackend()))
+        for name in repros {
+            let path = findings.appendingPathComponent(name).path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("# regenerate: layoutbench generate --seeds SEEDS_DIR --family seed:"), "\(name)")
+            for outcome in try replay.replay(file: path) {
+                switch (outcome.backend, outcome.verdict) {
+                case ("exact", .passed), ("sloppy", .expectedFailure): break
+                default: Issue.record("\(name) [\(outcome.backend)]: \(outcome.verdict)")
+                }
+            }
         }
     }
 
