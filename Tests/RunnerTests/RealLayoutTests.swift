@@ -109,9 +109,14 @@ enum RealLayoutFixtures {
 
 @Suite struct SeedFolderTests {
     @Test func everySeedFileIsReadAndBrokenOnesAreReportedWithPositions() throws {
-        let folder = try SeedFolder.load(try RealLayoutFixtures.seedsFolder().path)
+        let url = try RealLayoutFixtures.seedsFolder()
+        // Bytes that are not UTF-8, and a folder that only looks like a file.
+        try Data([0x72, 0x6f, 0xff, 0xfe, 0x0a]).write(to: url.appendingPathComponent("bad/latin1.layout"))
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("bad/folder.layout"), withIntermediateDirectories: true)
+        let folder = try SeedFolder.load(url.path)
         #expect(folder.seeds.map(\.name) == ["seed:hand/card.layout", "seed:hand/pair.layout", "seed:ib/Small.xib#root"])
-        #expect(folder.problems.count == 2, "\(folder.problems)")
+        #expect(folder.problems.count == 4, "\(folder.problems)")
+        #expect(folder.problems.contains { $0.hasSuffix("latin1.layout:1:1: cannot read the file as UTF-8") })
         // Positioned as file:line:column: the unknown attribute, and the XML error.
         #expect(folder.problems.contains { $0.contains("broken.layout:3:") })
         #expect(folder.problems.contains { $0.range(of: #"Broken\.xib:\d+:\d+: "#, options: .regularExpression) != nil })
