@@ -5,17 +5,19 @@ import Testing
 /// `SeedMutator`: every kind of step happens, intrinsic constraints follow their view's
 /// intrinsic size, and every mutant is a valid system that survives its own text.
 @Suite struct SeedMutatorTests {
+    /// An avatar and a name side by side in a 60-point row; the name hugs its text.
     static let seed = try! LayoutParser.parse("""
-        root superview 320 480
-        view title intrinsic 120 20
-        view button
-        title.left == superview.left + 16
-        title.top == superview.top + 20
-        title.right <= superview.right - 16
-        button.top == title.bottom + 8
-        button.left == title.left
-        button.width == 2 * title.width @750
-        button.height == 44
+        root row 375 60
+        view avatar
+        view name intrinsic 80 17
+        avatar.leading == row.leading + 12
+        avatar.centerY == row.centerY
+        avatar.width == 40
+        avatar.height == avatar.width
+        name.leading == avatar.trailing + 8
+        name.trailing <= row.trailing - 12
+        name.centerY == avatar.centerY @750
+        name.width >= 120 @500
         """)
 
     static func explicit(_ system: ConstraintSystem) -> [Constraint] {
@@ -23,7 +25,7 @@ import Testing
     }
 
     @Test func everyStepHappensAndMutantsStayValid() throws {
-        let family = Family.mutations(of: Self.seed, named: "seed:card.layout")
+        let family = Family.mutations(of: Self.seed, named: "seed:row.layout")
         let original = Self.explicit(Self.seed)
         var fewer = false, more = false, constant = false, priority = false, intrinsic = false
         for s in UInt64(0)..<300 {
@@ -45,14 +47,14 @@ import Testing
                 constant = constant || zip(edited, original).contains { $0.constant != $1.constant }
                 priority = priority || zip(edited, original).contains { $0.priority != $1.priority }
             }
-            intrinsic = intrinsic || mutant.items[1].intrinsic != Self.seed.items[1].intrinsic
+            intrinsic = intrinsic || mutant.items[2].intrinsic != Self.seed.items[2].intrinsic  // name
         }
         #expect(fewer && more && constant && priority && intrinsic,
                 "dropped \(fewer), duplicated \(more), constants \(constant), priorities \(priority), intrinsic sizes \(intrinsic)")
     }
 
     @Test func theSameSeedGivesTheSameMutant() {
-        let family = Family.mutations(of: Self.seed, named: "seed:card.layout")
+        let family = Family.mutations(of: Self.seed, named: "seed:row.layout")
         for s in UInt64(0)..<20 {
             #expect(generate(family: family, size: 3, seed: s).text == generate(family: family, size: 3, seed: s).text)
         }
