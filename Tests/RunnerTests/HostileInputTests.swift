@@ -29,22 +29,9 @@ import Testing
         "[]", "{}", "\u{FEFF}", "\r", "\r\n", "\u{0}", "é", "١٢", "1/0", "0/0", "3/2", "-1/2", "2/1/1",
     ]
 
-    /// Splits text into words and the separators between them, so mutations stay local.
+    /// Words and separators (JSON's too), so mutations stay local.
     static func pieces(_ text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        var inWord = false
-        for ch in text {
-            let isSpace = ch == " " || ch == "\n" || ch == "\t" || ch == "," || ch == ":"
-            if isSpace == inWord && !current.isEmpty {
-                pieces.append(current)
-                current = ""
-            }
-            inWord = !isSpace
-            current.append(ch)
-        }
-        if !current.isEmpty { pieces.append(current) }
-        return pieces
+        TextPieces.split(text, separators: [" ", "\n", "\t", ",", ":"])
     }
 
     static func below(_ n: Int, _ random: inout SplitMix64) -> Int { Int(random.next() % UInt64(max(n, 1))) }
