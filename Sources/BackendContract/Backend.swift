@@ -120,8 +120,15 @@ extension BackendResult {
     /// cannot be evaluated in `Double` (a value or a term beyond range): what every built-in
     /// backend answers for such a system, whichever way it computes.
     public func checkedRepresentable(in system: ConstraintSystem, backend: String) throws(BackendError) -> BackendResult {
-        guard solution.status != .budgetExceeded,
-              let (index, detail) = system.firstUnrepresentableConstraint(at: solution.values) else { return self }
+        guard solution.status != .budgetExceeded else { return self }
+        // The common case without lowering anything: values up to 2⁵⁰⁰ times coefficients
+        // from literals up to 2²⁵⁰ (products of two at most) cannot overflow, nor can
+        // their sums over fewer than 2²³ terms.
+        if solution.values.allSatisfy({ $0.isFinite && $0.magnitude <= 0x1p500 }) && system.largestLiteralMagnitude <= 0x1p250
+            && system.constraints.count < 1 << 20 {
+            return self
+        }
+        guard let (index, detail) = system.firstUnrepresentableConstraint(at: solution.values) else { return self }
         throw .outOfRange(backend: backend, constraint: index, message: detail)
     }
 }

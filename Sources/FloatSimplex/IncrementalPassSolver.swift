@@ -136,13 +136,13 @@ public struct IncrementalPassSolver: Sendable {
                 needsRebuild = true
             }
         }
+        var result: BackendResult
         do throws(PassFailure) {
             if let failure { throw failure }
             try settle()
-            var result = try answer()
+            result = try answer()
             result.statistics = SolveStatistics(
                 iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start)
-            return result
         } catch {
             needsRebuild = true
             dirty.removeAll()
@@ -156,6 +156,8 @@ public struct IncrementalPassSolver: Sendable {
             case .internalFailure(let why): throw .internalFailure(backend: "float", message: why)
             }
         }
+        // As the one-shot solve: a point beyond Double's range is no answer.
+        return try result.checkedRepresentable(in: replay.current, backend: "float")
     }
 
     // MARK: Following changes

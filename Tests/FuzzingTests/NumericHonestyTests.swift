@@ -37,6 +37,21 @@ import Testing
         #expect(Comparator(reference: ExactSimplexBackend()).compare(system, outcomes: outcomes).isEmpty)
     }
 
+    /// The float backend's incremental passes answer as its one-shot solve: the pass whose
+    /// solution leaves Double's range is out of range, the one before is a result.
+    @Test func anIncrementalPassBeyondDoubleIsOutOfRange() throws {
+        let text = "root s 0 0 100 100\nview a\nview b\na.width == 1\nb.width == 100000 * a.width\nlayout\nset c1 constant 1e304\n"
+        let sequence = try LayoutParser.parseSequence(text, file: "overflow.layout")
+        let passes = CassowaryBackend().solve(sequence, budget: Budget()).passes
+        #expect(passes.count == 2)
+        #expect((try? passes[0].result.get())?.solution.status == .optimal)
+        guard case .failure(.outOfRange(_, let constraint, _)) = passes[1].result else {
+            Issue.record("pass 2: \(passes[1].result)")
+            return
+        }
+        #expect(constraint == 1)
+    }
+
     /// A backend that answers where the reference says no point is a Double is wrong.
     @Test func aPointWhereTheReferenceIsOutOfRangeIsAStatusMismatch() throws {
         let text = "root s 0 0 100 100\nview a\nview b\na.width == 1e300\nb.width == 1e300 * a.width\n"
