@@ -50,17 +50,23 @@ public struct BackendFailure: Error, Sendable, Hashable {
     /// (``BackendContract/BackendError/outOfRange(backend:constraint:message:)``): the honest
     /// answer when the reference says so too.
     public var isOutOfRange: Bool
-    public init(_ message: String, isOutOfRange: Bool = false) {
+    /// The backend declined the system only when it came to solve it
+    /// (``BackendContract/BackendError/unsupported(backend:reason:)``: an outside solver that
+    /// finds out in its adapter, e.g. a priority GTK has no strength for). That is no answer
+    /// and no fault: such an outcome is left out of the judging, as if `supports` had said so.
+    public var isUnsupported: Bool
+    public init(_ message: String, isOutOfRange: Bool = false, isUnsupported: Bool = false) {
         self.message = message
         self.isOutOfRange = isOutOfRange
+        self.isUnsupported = isUnsupported
     }
 
     /// The failure a thrown error stands for.
     public init(_ error: any Error) {
-        if case BackendError.outOfRange = error {
-            self.init("\(error)", isOutOfRange: true)
-        } else {
-            self.init("\(error)")
+        switch error {
+        case BackendError.outOfRange: self.init("\(error)", isOutOfRange: true)
+        case BackendError.unsupported: self.init("\(error)", isUnsupported: true)
+        default: self.init("\(error)")
         }
     }
 }
@@ -115,7 +121,7 @@ public struct Comparator: Sendable {
         for outcome in outcomes {
             if case .failure(let failure) = outcome.result {
                 // Agreeing with the reference that the solution is no Double is right.
-                if failure.isOutOfRange && referenceOutOfRange { continue }
+                if failure.isOutOfRange && referenceOutOfRange || failure.isUnsupported { continue }
                 findings.append(Finding(kind: .crash, backends: [outcome.backend], detail: failure.message))
             } else if case .success(let result) = outcome.result, result.solution.status == .budgetExceeded {
                 findings.append(Finding(

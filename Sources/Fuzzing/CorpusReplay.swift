@@ -114,6 +114,10 @@ public struct CorpusReplay: Sendable {
                 statistics = result.statistics
                 outcomes.append(BackendOutcome(backend: backend.name, result: .success(result)))
                 problems = expected.mismatches(in: result.solution, of: system)
+            } catch BackendError.unsupported(_, let reason) {
+                // An outside solver that finds out only in its adapter.
+                verdicts.append(Outcome(file: file, backend: backend.name, verdict: .unsupported(reason)))
+                continue
             } catch {
                 outcomes.append(BackendOutcome(backend: backend.name, result: .failure(BackendFailure(error))))
                 problems = ["\(error)"]

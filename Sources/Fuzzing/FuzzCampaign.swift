@@ -329,6 +329,7 @@ public struct FuzzCampaign: Sendable {
         var finding: Finding
         switch outcome.result {
         case .failure(let failure):
+            if failure.isUnsupported { return nil }
             finding = Finding(kind: .metamorphicViolation, backends: [backend.name],
                               detail: "the transformed system failed: \(failure.message)", oracle: oracle.rawValue)
         case .success(let result):

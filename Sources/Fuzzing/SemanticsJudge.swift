@@ -23,6 +23,7 @@ struct SemanticsJudge: Sendable {
         let result: BackendResult
         switch outcome.result {
         case .failure(let failure):
+            if failure.isUnsupported { return [] }
             return [Finding(kind: .crash, backends: [backend], detail: failure.message)]
         case .success(let r):
             result = r
