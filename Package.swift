@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "History", targets: ["History"]),
         .library(name: "MathematicalProgramming", targets: ["MathematicalProgramming"]),
         .library(name: "ExactLP", targets: ["ExactLP"]),
+        .library(name: "GuidedFuzzing", targets: ["GuidedFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -80,6 +81,12 @@ let package = Package(
         .target(
             name: "Fuzzing",
             dependencies: ["LayoutModel", "BackendContract", "ExactArithmetic", "ExactSimplex", "CertificateChecker", "Generator"],
+            swiftSettings: plantedFaults),
+        // The coverage-guided fuzzer's logic, without libFuzzer: bytes ↔ valid systems, the
+        // structural mutator, the judge. The libFuzzer harness is its own package (Fuzz/).
+        .target(
+            name: "GuidedFuzzing",
+            dependencies: ["LayoutModel", "BackendContract", "ExactSimplex", "FloatSimplex", "GaussianBackend", "Fuzzing", "Generator"],
             swiftSettings: plantedFaults),
         // Versioned report documents and their renderings (HTML, Markdown, terminal).
         .target(name: "Reporting"),
@@ -155,6 +162,11 @@ let package = Package(
                 "Fuzzing", "LayoutModel", "BackendContract", "GaussianBackend", "ExactSimplex", "FloatSimplex", "ExactArithmetic",
                 "Generator", "CertificateChecker",
             ],
+            swiftSettings: plantedFaults
+        ),
+        .testTarget(
+            name: "GuidedFuzzingTests",
+            dependencies: ["GuidedFuzzing", "Fuzzing", "LayoutModel", "Generator", "BackendContract"],
             swiftSettings: plantedFaults
         ),
         .testTarget(name: "ExactLPTests", dependencies: ["ExactLP", "MathematicalProgramming", "ExactArithmetic"]),
