@@ -107,9 +107,11 @@ let package = Package(
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 "InterfaceBuilder",
-                "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP",
+                "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP", "GuidedFuzzing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // `guided findings --planted-fault` (debug builds only).
+            swiftSettings: plantedFaults
         ),
         .testTarget(
             name: "LayoutModelTests",
@@ -173,3 +175,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The coverage-guided fuzzer (libFuzzer): only when LAYOUTBENCH_FUZZ is set, which
+// scripts/fuzz-guided.sh does for its own scratch path (.build-fuzz, `-sanitize=fuzzer`).
+// The normal build and the release binary never see this target.
+if Context.environment["LAYOUTBENCH_FUZZ"] != nil {
+    package.targets += [
+        .systemLibrary(name: "CFuzzerHooks", path: "Fuzz/CFuzzerHooks"),
+        .executableTarget(
+            name: "GuidedFuzzer", dependencies: ["GuidedFuzzing", "BackendContract", "CFuzzerHooks"], path: "Fuzz/GuidedFuzzer",
+            swiftSettings: plantedFaults),
+    ]
+    package.products += [.executable(name: "guided-fuzzer", targets: ["GuidedFuzzer"])]
+}
+

@@ -29,7 +29,13 @@ import Testing
 
     @Test func everyByteStringDecodesToAValidCase() {
         for (k, bytes) in Self.randomInputs(count: 400, maxLength: 300, seed: 11).enumerated() {
-            Self.checkValid(GuidedCase(bytes: bytes), "input \(k)")
+            let guided = GuidedCase(bytes: bytes)
+            Self.checkValid(guided, "input \(k)")
+            // Numbers stay in their role's range of magnitudes.
+            for c in guided.sequence.initial.constraints {
+                #expect(NumberRole.constant.admits(c.constant), "input \(k): constant \(c.constant)")
+                #expect(NumberRole.multiplier.admits(c.multiplier), "input \(k): multiplier \(c.multiplier)")
+            }
         }
         // Bytes at the escape value everywhere: literals and long counts.
         Self.checkValid(GuidedCase(bytes: [UInt8](repeating: 0xFF, count: 500)), "all 0xFF")
