@@ -41,6 +41,22 @@ public enum GuidedSeeds {
         return out
     }
 
+    /// The first `count` cases of the generative campaign `layoutbench fuzz --seed SEED
+    /// --backend all` (every family but long-chain, 1–10 views), each with its oracle and
+    /// re-decision as the campaign judges it: the generative fuzzer's inputs in this form, so
+    /// that coverage of both fuzzers is measured by one harness.
+    public static func fromCampaign(seed: UInt64, count: Int) -> [(String, [UInt8])] {
+        let campaign = FuzzCampaign(FuzzCampaign.Configuration(
+            seed: seed, families: Families.all.filter { $0.name != "long-chain" }, backends: [],
+            reference: GuidedJudge().campaign.configuration.reference, reducer: nil))
+        return (0..<UInt64(max(count, 0))).compactMap { index in
+            let spec = campaign.caseSpec(index)
+            guard let system = campaign.system(for: spec) else { return nil }
+            let guided = GuidedCase(system: system, oracle: spec.oracle, redecide: index % 4 == 0)
+            return ("case-\(index)", guided.bytes)
+        }
+    }
+
     /// A `.layout` file's text (a system or an update sequence) as a seed.
     public static func fromLayout(_ text: String, file: String) throws -> [UInt8] {
         GuidedCase(sequence: try LayoutParser.parseSequence(text, file: file)).bytes

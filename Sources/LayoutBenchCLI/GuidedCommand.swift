@@ -33,6 +33,9 @@ struct GuidedSeedsCommand: ParsableCommand {
     @Argument(help: "Files or folders of .layout files to add (e.g. Corpora).")
     var paths: [String] = []
 
+    @Option(help: "Instead of the families: the first N cases of `fuzz --seed 1 --backend all` (to measure coverage).")
+    var generative: Int?
+
     func run() throws {
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -41,7 +44,11 @@ struct GuidedSeedsCommand: ParsableCommand {
             try FindingStore.atomicWrite(Data(bytes), to: directory.appendingPathComponent("seed-" + name))
             written += 1
         }
-        for (name, bytes) in GuidedSeeds.fromFamilies() { try write(name, bytes) }
+        if let generative {
+            for (name, bytes) in GuidedSeeds.fromCampaign(seed: 1, count: generative) { try write(name, bytes) }
+        } else {
+            for (name, bytes) in GuidedSeeds.fromFamilies() { try write(name, bytes) }
+        }
         for file in CorpusReplay.layoutFiles(under: paths) {
             do {
                 let text = try String(contentsOfFile: file, encoding: .utf8)
