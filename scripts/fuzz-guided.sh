@@ -7,7 +7,7 @@
 # Builds the harness when needed (LAYOUTBENCH_FUZZ=1 adds it to the package; its own scratch
 # path .build-fuzz, every module compiled with -sanitize=fuzzer, plus address with --asan),
 # writes the seed corpus (`layoutbench guided seeds`: the generator's families and Corpora/)
-# on the first run, fuzzes for SECONDS (fork mode with N > 1 jobs), then turns every crash
+# on the first run, fuzzes for SECONDS (fork mode, N jobs), then turns every crash
 # artefact into an ordinary finding: DIR/findings/*.layout reduced, DIR/report.json in the
 # fuzz report schema (`layoutbench guided findings`). The corpus (DIR/corpus by default)
 # grows across runs: keep it in a CI cache or on shared storage to resume.
@@ -56,10 +56,9 @@ fi
 
 args=(-max_total_time="$time_limit" -max_len=4096 -timeout=60 -rss_limit_mb=4096
       -artifact_prefix="$out/artefacts/" -print_final_stats=1)
-if [ "$jobs" -gt 1 ]; then
-  # Fork mode: N children share the corpus; a crash does not stop the others.
-  args+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-fi
+# Fork mode even for one job: a wrong finding ends only the child that found it, and the run
+# goes on for its whole time with every artefact kept.
+args+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 start=$(date +%s)
 status=0
 # The Swift runtime's backtracer would take the abort before libFuzzer saves the input.
