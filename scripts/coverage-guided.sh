@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Branch coverage of the float, exact and Gaussian cores over a guided-fuzzer corpus
+# Coverage (regions, lines, functions) of the float, exact and Gaussian cores over a
+# guided-fuzzer corpus
 # (docs/fuzzing.md, "Coverage-guided fuzzing").
 #
 #   scripts/coverage-guided.sh --corpus DIR [--corpus DIR...] --out DIR
 #
 # Builds the harness with coverage mapping (-profile-generate -profile-coverage-mapping, its
 # own scratch path .build-fuzz-cov), runs every corpus input once (libFuzzer -runs=0), and
-# reports llvm-cov's branch, line and region coverage of Sources/FloatSimplex,
+# reports llvm-cov's region, line and function coverage of Sources/FloatSimplex,
 # Sources/ExactSimplex and Sources/GaussianBackend (OUT/coverage.txt; the TOTAL line last).
+# Swift emits no branch regions, so llvm-cov's branch columns stay empty; regions stand in.
 # A generative campaign's cases in the same form: `layoutbench guided seeds --generative N`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
