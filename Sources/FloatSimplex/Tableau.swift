@@ -43,9 +43,6 @@ struct SymbolState: Sendable {
     /// An external symbol's place in the solver's list of edits (-1: not an edit variable).
     var editSlot: Int32 = -1
     var accumulator = 0.0
-    /// The largest magnitude summed into `accumulator` by this walk: the size of the numbers
-    /// whose cancellation the accumulated sum may be left over from.
-    var accumulatedMagnitude = 0.0
 
     init(kind: SymbolKind, costLevel: Int32, owner: Int) {
         self.kind = kind
@@ -208,6 +205,11 @@ struct Tableau: Sendable {
     /// overwriting instead of emptying the array saves a call per walk).
     var touched: [Int] = []
     var touchedCount = 0
+    /// BTRAN scratch beside `SymbolState.accumulator`, indexed by symbol: the largest magnitude
+    /// summed into it by this walk, the size of the numbers whose cancellation the sum may be
+    /// left over from. Apart from `SymbolState` so that copying the symbols (a checkpoint, the
+    /// ambiguity estimate's scratch tableau) copies no more than before.
+    var accumulatedMagnitudes: [Double] = []
 
     /// Ranks handed to rows that name only non-basic symbols (below everything) and to rows
     /// that may name anything (above everything).
@@ -437,7 +439,14 @@ struct Tableau: Sendable {
     /// may name other basic symbols, though, whose values carry the rounding of theirs (a
     /// duplicated equality's marker is `-s` where `s` is 2.8e-14 left over from positions near
     /// 667), so beyond the own row the backward cone decides (``coneMagnitude(_:)``).
+    @inline(__always)
     func isBeyondRounding(_ amount: Double, of symbol: Int) -> Bool {
+        // The row's constant alone settles most residues without reading the row.
+        amount > Tolerance.decision * abs(symbols[symbol].constant) && isBeyondRoundingOfRow(amount, of: symbol)
+    }
+
+    @inline(never)
+    private func isBeyondRoundingOfRow(_ amount: Double, of symbol: Int) -> Bool {
         amount > Tolerance.decision * rowMagnitude(symbol) && amount > Tolerance.decision * coneMagnitude(symbol)
     }
 
@@ -586,12 +595,15 @@ struct Tableau: Sendable {
     /// ``recycle(_:)-(Row)`` (or to ``pivot(entering:leaving:reducedLeavingRow:)``).
     mutating func reduce(_ symbol: Int) -> Row {
         nextEpoch()
+        if accumulatedMagnitudes.count < symbols.count {
+            accumulatedMagnitudes.append(contentsOf: repeatElement(0, count: symbols.count - accumulatedMagnitudes.count))
+        }
         var constant = symbols[symbol].constant
         for index in symbols[symbol].rowRange { accumulate(terms[index].symbol, terms[index].coefficient) }
         while let basic = heap.pop() {
             let factor = symbols[basic].accumulator
             symbols[basic].accumulator = 0
-            if Tolerance.isCancelled(factor, of: symbols[basic].accumulatedMagnitude) { continue }
+            if Tolerance.isCancelled(factor, of: accumulatedMagnitudes[basic]) { continue }
             constant += factor * symbols[basic].constant
             for index in symbols[basic].rowRange { accumulate(terms[index].symbol, factor * terms[index].coefficient) }
         }
@@ -602,7 +614,7 @@ struct Tableau: Sendable {
             let symbol = touched[slot]
             if symbols[symbol].isBasic { continue }
             let coefficient = symbols[symbol].accumulator
-            if !Tolerance.isCancelled(coefficient, of: symbols[symbol].accumulatedMagnitude) {
+            if !Tolerance.isCancelled(coefficient, of: accumulatedMagnitudes[symbol]) {
                 reduced.append(Term(symbol, coefficient))
             }
         }
@@ -617,13 +629,13 @@ struct Tableau: Sendable {
         if symbols[symbol].seen != epoch {
             symbols[symbol].seen = epoch
             symbols[symbol].accumulator = amount
-            symbols[symbol].accumulatedMagnitude = abs(amount)
+            accumulatedMagnitudes[symbol] = abs(amount)
             if touchedCount < touched.count { touched[touchedCount] = symbol } else { touched.append(symbol) }
             touchedCount += 1
             if symbols[symbol].isBasic { heap.push(symbol, key: -symbols[symbol].rank) }
         } else {
             symbols[symbol].accumulator += amount
-            symbols[symbol].accumulatedMagnitude = Swift.max(symbols[symbol].accumulatedMagnitude, abs(amount))
+            accumulatedMagnitudes[symbol] = Swift.max(accumulatedMagnitudes[symbol], abs(amount))
         }
     }
 
