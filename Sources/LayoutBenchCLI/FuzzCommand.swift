@@ -37,6 +37,14 @@ struct FuzzCommand: ParsableCommand {
             environment when --shard is not given. OUT/checkpoint.json records completed cases: \
             --resume continues a killed run. Ctrl-C stops after the cases in flight and writes \
             OUT/report.json; `layoutbench report merge` combines shards.
+
+            With --sequences, every case is an update sequence (spec §7): a sequence family's \
+            steps (up to --max-steps) on a system of one of --families. Every pass of every \
+            backend (the float backend incrementally) is judged against the exact reference's \
+            fresh solve of that pass; the metamorphic oracle is from-scratch (each pass's answer \
+            against the same backend given the pass's system alone). Findings name the pass and \
+            step at which a backend first went wrong, and are reduced over steps, passes, \
+            constraints and views.
             """)
 
     @Option(help: "The campaign seed.")
@@ -53,6 +61,12 @@ struct FuzzCommand: ParsableCommand {
 
     @Option(help: "Comma-separated generator families (default: every family but the 10^4+ view ones).")
     var families: String?
+
+    @Option(help: ArgumentHelp(SequenceFamilySelection.help, valueName: "families"))
+    var sequences: String?
+
+    @Option(help: "With --sequences: the most update steps of a case (each case draws 1...N).")
+    var maxSteps: Int = 16
 
     @Option(help: "Smallest system size (views).")
     var minSize: Int = 1
@@ -112,6 +126,7 @@ struct FuzzCommand: ParsableCommand {
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/8") }
     }
 
@@ -126,9 +141,13 @@ struct FuzzCommand: ParsableCommand {
             printError("\(error)")
             throw ExitStatus.invalidInput
         }
-        let spec = CampaignSpec(
+        var spec = CampaignSpec(
             seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
             budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
+        if let sequences {
+            spec.sequenceFamilies = try SequenceFamilySelection.parse(sequences).map(\.name)
+            spec.maxSteps = maxSteps
+        }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = FuzzRunOptions(
             spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: jobs,
@@ -195,6 +214,25 @@ enum FamilySelection {
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let family = Families.named(name) else {
                 printError("unknown family '\(name)'; `layoutbench generate --list` names them")
+                throw ExitStatus.invalidInput
+            }
+            chosen.append(family)
+        }
+        return chosen
+    }
+}
+
+/// Reads `--sequences`: a comma-separated list of sequence families, or `all`.
+enum SequenceFamilySelection {
+    static let help = "Comma-separated sequence families, or all: cases become update sequences on systems of --families ("
+        + SequenceFamilies.all.map(\.name).joined(separator: ", ") + "; docs/generator.md)."
+
+    static func parse(_ list: String) throws -> [SequenceFamily] {
+        if list == "all" { return SequenceFamilies.all }
+        var chosen: [SequenceFamily] = []
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let family = SequenceFamilies.named(name) else {
+                printError("unknown sequence family '\(name)'; known: \(SequenceFamilies.all.map(\.name).joined(separator: ", "))")
                 throw ExitStatus.invalidInput
             }
             chosen.append(family)
