@@ -199,3 +199,95 @@ struct PassCountingBackend: LayoutBackend {
     }
 }
 #endif
+
+/// Exact and float agree on every pass (no `wrong` finding of the comparator, nor of the
+/// from-scratch oracle where noted) of the shared examples and of thousands of generated
+/// sequences.
+@Suite struct SequenceAgreementTests {
+    static func campaign() -> FuzzCampaign {
+        let exact = ExactSimplexBackend()
+        return FuzzCampaign(FuzzCampaign.Configuration(seed: 1, families: [], backends: [exact, CassowaryBackend()], reference: exact))
+    }
+
+    static func wrongFindings(_ sequence: UpdateSequence, fromScratch: Bool = true) -> [String] {
+        campaign().judge(sequence, fromScratch: fromScratch).filter { $0.verdict == .wrong }.map {
+            "\($0.signature) at \($0.wherePhrase ?? "-"): \($0.detail)"
+        }
+    }
+
+    /// The shared spec's §7 example (`../shared/design/layout-format.md`), after a system that
+    /// has the names it uses.
+    @Test func sharedSpecExample() throws {
+        let spec = try String(contentsOfFile: repositoryRoot + "/../shared/design/layout-format.md", encoding: .utf8)
+        let section = try #require(spec.range(of: "## 7. Update sequences"))
+        let blockStart = try #require(spec.range(of: "```\n", range: section.upperBound..<spec.endIndex))
+        let blockEnd = try #require(spec.range(of: "```", range: blockStart.upperBound..<spec.endIndex))
+        let example = String(spec[blockStart.upperBound..<blockEnd.lowerBound])
+        let header = """
+            root superview 375 667
+            view card
+            view badge in card
+            card.left == superview.left + 20
+            card.top == superview.top + 20
+            card.width <= 300
+            card.height == 200 @750
+            badge.width == 20
+            badge.height == 20 @750
+            card.centerX == superview.centerX @250
+            view title in card intrinsic 120 21
+            named: title.top == card.top + 8
+            title.leading == card.leading + 8
+
+            """
+        let sequence = try LayoutParser.parseSequence(header + example)
+        #expect(sequence.passCount == 2)
+        let wrong = Self.wrongFindings(sequence)
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    /// Every corpus file (`Corpora/`), alone and as the first system of generated steps of
+    /// every sequence family (the from-scratch oracle on the files alone). Files that expect the float backend to fail (`# expect-fail:
+    /// float`, known ill-conditioned cases) are left out.
+    @Test func corpusFilesAsSequences() throws {
+        let files = CorpusReplay.layoutFiles(under: [repositoryRoot + "/Corpora"])
+        #expect(files.count >= 30)
+        var sequences = 0
+        for file in files {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            guard !FindingStore.expectedFailures(in: text).contains("float") else { continue }
+            let sequence = try LayoutParser.parseSequence(text, file: file)
+            var all = [sequence]
+            for (k, family) in SequenceFamilies.all.enumerated() {
+                if let extended = extendSequence(family: family, initial: sequence.system(atPass: sequence.passCount - 1), steps: 6, seed: UInt64(k)) {
+                    all.append(extended)
+                }
+            }
+            for candidate in all {
+                sequences += 1
+                let wrong = Self.wrongFindings(candidate, fromScratch: candidate.passCount == 1)
+                #expect(wrong.isEmpty, "\(file): \(candidate.canonicalText)\n\(wrong)")
+            }
+        }
+        #expect(sequences >= 300)
+    }
+
+    /// 2,000 generated sequences: every sequence family on eight base families, 25 seeds each,
+    /// 1 to 3 views, about 8 steps; every pass compared.
+    @Test(arguments: SequenceFamilies.all.map(\.name))
+    func generatedSequences(_ familyName: String) throws {
+        let family = try #require(SequenceFamilies.named(familyName))
+        let bases = ["form", "table-cells", "nested", "random", "conflict-early", "priority-ties", "equal-spacing", "hugging-contest"]
+        var count = 0
+        for base in bases {
+            let baseFamily = try #require(Families.named(base))
+            for seed in UInt64(0)..<25 {
+                guard let generated = generateSequence(family: family, base: baseFamily, size: 1 + Int(seed % 3), steps: 8, seed: seed)
+                else { continue }
+                count += 1
+                let wrong = Self.wrongFindings(generated.sequence, fromScratch: false)
+                #expect(wrong.isEmpty, "\(generated.description): \(wrong)")
+            }
+        }
+        #expect(count >= 180)
+    }
+}
