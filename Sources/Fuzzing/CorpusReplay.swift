@@ -81,6 +81,9 @@ public struct CorpusReplay: Sendable {
     public func replay(file: String) throws -> [Outcome] {
         let url = URL(fileURLWithPath: file)
         let text = try String(contentsOf: url, encoding: .utf8)
+        if let sequence = try? LayoutParser.parseSequence(text, file: file), sequence.passCount > 1 {
+            return replay(sequence, file: file, text: text)
+        }
         let system = try LayoutParser.parse(text, file: file)
         let expectedURL = ExpectedResult.url(for: url)
         let expected = FileManager.default.fileExists(atPath: expectedURL.path)
@@ -155,6 +158,53 @@ public struct CorpusReplay: Sendable {
             case .passed: verdicts[i].verdict = .unexpectedPass
             default: break
             }
+        }
+        return verdicts
+    }
+
+    /// Replays an update sequence (a repro of `fuzz --sequences`): every backend answers every
+    /// pass its own way; with a comparator, each pass is judged against the reference and each
+    /// backend's answers against its own answers to the passes alone (the from-scratch oracle).
+    /// A sequence has no expected result beside it.
+    func replay(_ sequence: UpdateSequence, file: String, text: String) -> [Outcome] {
+        let expectFail = FindingStore.expectedFailures(in: text)
+        var problems: [String: [String]] = [:]
+        var judged: [String] = []
+        var verdicts: [Outcome] = []
+        if let comparator {
+            var configuration = FuzzCampaign.Configuration(
+                seed: 0, families: [], backends: backends, reference: comparator.reference, tolerance: comparator.tolerance)
+            configuration.budget = budget
+            for finding in FuzzCampaign(configuration).judge(sequence) {
+                guard let culprit = finding.backends.first else { continue }
+                let what = finding.kind.rawValue + (finding.oracle.map { " (\($0))" } ?? "")
+                    + (finding.verdict == .wrong ? "" : " (\(finding.verdict.rawValue))")
+                problems[culprit, default: []].append("\(finding.wherePhrase ?? "-"): \(what): \(finding.detail)")
+            }
+            judged = backends.map(\.name)
+        }
+        for backend in backends {
+            let passes = backend.solve(sequence, budget: budget).passes
+            var own = problems[backend.name] ?? []
+            for outcome in passes {
+                if case .failure(let error) = outcome.result, !judged.contains(backend.name) {
+                    own.append("pass \(outcome.pass + 1): \(error)")
+                }
+            }
+            if passes.allSatisfy({ if case .failure(.unsupported) = $0.result { return true } else { return false } }),
+               case .failure(.unsupported(_, let reason)) = passes.first?.result {
+                verdicts.append(Outcome(file: file, backend: backend.name, verdict: .unsupported(reason)))
+                continue
+            }
+            var verdict: Outcome.Verdict = own.isEmpty ? (judged.contains(backend.name) ? .passed : .unchecked) : .failed(own)
+            if expectFail.contains(backend.name) {
+                switch verdict {
+                case .failed(let problems): verdict = .expectedFailure(problems)
+                case .passed: verdict = .unexpectedPass
+                default: break
+                }
+            }
+            verdicts.append(Outcome(file: file, backend: backend.name, verdict: verdict))
         }
         return verdicts
     }

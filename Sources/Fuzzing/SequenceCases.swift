@@ -173,10 +173,17 @@ extension FuzzCampaign {
             reproPass = sameFinding(finding, on: repro)?.pass
         }
         let text = repro.canonicalText
+        // A repro reduced to one pass is a system: it gets its expectation as one.
+        var expected: ExpectedResult?
+        if reduce, repro.passCount == 1, configuration.reference.supports(repro.initial).isSupported,
+           let result = try? configuration.reference.solve(repro.initial, budget: configuration.budget),
+           result.solution.status != .budgetExceeded {
+            expected = ExpectedResult(solution: result.solution, of: repro.initial)
+        }
         var report = Report(
             finding: finding, fingerprint: finding.fingerprint(reducedText: text), caseSpec: spec,
             originalViews: sequence.initial.viewCount, originalConstraints: sequence.initial.constraints.count, repro: text,
-            reducedViews: repro.initial.viewCount, reducedConstraints: repro.initial.constraints.count, expected: nil,
+            reducedViews: repro.initial.viewCount, reducedConstraints: repro.initial.constraints.count, expected: expected,
             transform: finding.oracle == nil ? nil : Self.fromScratchTransform)
         report.originalSteps = sequence.stepCount
         report.reducedSteps = repro.stepCount
