@@ -369,11 +369,7 @@ public struct FuzzCampaign: Sendable {
                               detail: "the transformed system failed: \(failure.message)", oracle: oracle.rawValue)
         case .success(let result):
             if result.solution.status == .budgetExceeded { return nil }
-            var tolerance = configuration.tolerance
-            if let unit = backend.capabilities.roundingUnit {
-                // Both answers are rounded (whole pixels): each may be a unit off.
-                tolerance.absolute = SemanticsJudge.rounded(tolerance.absolute, unit: 2 * unit, rows: system.lowered(as: Rational.self))
-            }
+            let tolerance = metamorphicTolerance(backend, system)
             guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: tolerance) else { return nil }
             finding = Finding(kind: .metamorphicViolation, backends: [backend.name], detail: v, oracle: oracle.rawValue)
             if comparator.precision(of: backend.name) != nil {
@@ -382,6 +378,16 @@ public struct FuzzCampaign: Sendable {
             }
         }
         return (finding, transformed.description)
+    }
+
+    /// The tolerance two answers of one backend are compared with: the campaign's, widened
+    /// for a backend that rounds its answers (whole pixels: each may be a unit off).
+    func metamorphicTolerance(_ backend: any LayoutBackend, _ system: ConstraintSystem) -> Tolerance {
+        var tolerance = configuration.tolerance
+        if let unit = backend.capabilities.roundingUnit {
+            tolerance.absolute = SemanticsJudge.rounded(tolerance.absolute, unit: 2 * unit, rows: system.lowered(as: Rational.self))
+        }
+        return tolerance
     }
 
     /// The verdict of a metamorphic violation: the worst verdict of the comparator's

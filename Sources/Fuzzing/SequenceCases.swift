@@ -134,10 +134,7 @@ extension FuzzCampaign {
                            detail: "the pass's system alone failed: \(failure.message)", oracle: Self.fromScratchOracle)
         case .success(let alone):
             if alone.solution.status == .budgetExceeded { return nil }
-            var tolerance = configuration.tolerance
-            if let unit = backend.capabilities.roundingUnit {
-                tolerance.absolute = SemanticsJudge.rounded(tolerance.absolute, unit: 2 * unit, rows: system.lowered(as: Rational.self))
-            }
+            let tolerance = metamorphicTolerance(backend, system)
             let identity = MetamorphicOracle.Transformed(
                 oracle: .renameItems, system: system, originalIndex: system.constraints.indices.map { Optional($0) },
                 frames: .identical, description: Self.fromScratchTransform)
