@@ -392,12 +392,16 @@ public struct FuzzCampaign: Sendable {
 
     /// The verdict of a metamorphic violation: the worst verdict of the comparator's
     /// findings about the backend's answers to the original and the transformed system.
-    func classifyViolation(_ violation: Finding, backend: String, answers: [(ConstraintSystem, Solution)], measure: Bool) -> Finding {
+    /// `labels` name the answers in the verdict's note.
+    func classifyViolation(
+        _ violation: Finding, backend: String, answers: [(ConstraintSystem, Solution)], measure: Bool,
+        labels: [String] = ["original", "transformed"]
+    ) -> Finding {
         var finding = violation
         finding.verdict = .illConditioned
         var notes: [String] = []
         var largest: Double?
-        for (system, solution) in answers {
+        for (k, (system, solution)) in answers.enumerated() {
             guard configuration.reference.supports(system).isSupported,
                   let reference = try? configuration.reference.solve(system, budget: configuration.budget),
                   reference.solution.status != .budgetExceeded
@@ -414,7 +418,7 @@ public struct FuzzCampaign: Sendable {
                 if f.verdict == .semantics { finding.verdict = .semantics }
                 if f.verdict == .wrong {
                     finding.verdict = .wrong
-                    finding.verdictNote = "the \(system == answers[0].0 ? "original" : "transformed") answer is wrong: \(f.kind.rawValue): \(f.detail)"
+                    finding.verdictNote = "the \(labels.indices.contains(k) ? labels[k] : "answer \(k + 1)") answer is wrong: \(f.kind.rawValue): \(f.detail)"
                     return finding
                 }
                 notes.append(f.kind.rawValue)
@@ -461,12 +465,8 @@ public struct FuzzCampaign: Sendable {
     /// found to explain it. Solves the case again with the finding's backend.
     public func measured(_ finding: Finding, system: ConstraintSystem, seed: UInt64) -> Finding {
         var finding = finding
-        guard configuration.reference.supports(system).isSupported,
-              let reference = try? configuration.reference.solve(system, budget: configuration.budget),
-              reference.solution.status != .budgetExceeded
-        else { return finding }
-        let judge = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
-        finding.conditioning = judge.conditioning(of: reference.solution)
+        guard let (reference, judge) = referenceJudge(system) else { return finding }
+        finding.conditioning = judge.conditioning(of: reference)
         guard finding.verdict == .illConditioned, let culprit = finding.backends.first,
               let backend = configuration.backends.first(where: { $0.name == culprit }),
               let precision = comparator.precision(of: culprit),
@@ -481,7 +481,17 @@ public struct FuzzCampaign: Sendable {
             }
             return finding
         }
-        return judge.measured(finding, answer: answer.solution, reference: reference.solution, precision: precision)
+        return judge.measured(finding, answer: answer.solution, reference: reference, precision: precision)
+    }
+
+    /// The reference's answer to a system and the backward-error judge of the system (nil
+    /// when the reference has no answer).
+    func referenceJudge(_ system: ConstraintSystem) -> (reference: Solution, judge: BackwardErrorJudge)? {
+        guard configuration.reference.supports(system).isSupported,
+              let reference = try? configuration.reference.solve(system, budget: configuration.budget),
+              reference.solution.status != .budgetExceeded
+        else { return nil }
+        return (reference.solution, BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self)))
     }
 
     /// Reduces a finding (unless reduction is off) and packs it with its repro and expectation.

@@ -143,7 +143,8 @@ extension FuzzCampaign {
             var finding = Finding(kind: .metamorphicViolation, backends: [backend.name],
                                   detail: "along the sequence vs the pass alone: \(difference)", oracle: Self.fromScratchOracle)
             if comparator.precision(of: backend.name) != nil {
-                finding = classifyViolation(finding, backend: backend.name, answers: [(system, answer.solution), (system, alone.solution)], measure: false)
+                finding = classifyViolation(finding, backend: backend.name, answers: [(system, answer.solution), (system, alone.solution)],
+                                            measure: false, labels: ["along-the-sequence", "from-scratch"])
             }
             return finding
         }
@@ -163,9 +164,17 @@ extension FuzzCampaign {
     /// and numbers: ``Reducer/reduce(_:failingPass:reproduces:)``) and packs it with its repro.
     /// Crashes and budget findings are kept whole, as for systems.
     public func report(_ finding: Finding, sequence: UpdateSequence, spec: CaseSpec, reduce: Bool = true) -> Report {
+        var finding = finding
         var repro = sequence
         var reproPass = finding.pass
-        if reduce && finding.kind != .crash && finding.kind != .budget, let reducer = configuration.reducer {
+        let reducible = reduce && finding.kind != .crash && finding.kind != .budget
+        // The conditioning of the pass where it went wrong (the perturbation that explains an
+        // ill-conditioned finding is not measured: it needs the answer along the sequence).
+        if reducible, let pass = finding.pass, (1...sequence.passCount).contains(pass),
+           let (reference, judge) = referenceJudge(sequence.system(atPass: pass - 1)) {
+            finding.conditioning = judge.conditioning(of: reference)
+        }
+        if reducible, let reducer = configuration.reducer {
             repro = reducer.reduce(sequence, failingPass: finding.pass.map { $0 - 1 }) { sameFinding(finding, on: $0) != nil }.sequence
             reproPass = sameFinding(finding, on: repro)?.pass
         }
