@@ -26,7 +26,8 @@ extension Reducer {
             return reproduces(candidate)
         }
         var current = sequence
-        if let named = sequence.namingEveryConstraint(), named != sequence, check(named) { current = named }
+        var added: Set<String> = []
+        if let (named, ids) = sequence.namingEveryConstraint(), named != sequence, check(named) { (current, added) = (named, ids) }
         if let failingPass, failingPass + 1 < current.passCount,
            let cut = try? UpdateSequence(initial: current.initial, updates: Array(current.updates.prefix(failingPass))), check(cut) {
             current = cut
@@ -46,6 +47,8 @@ extension Reducer {
         }
         current = reduceSteps(current, check)
         current = reducePasses(current, check)
+        // The IDs added for reduction go again where the repro still fails without them.
+        if !added.isEmpty, let plain = current.removingIDs(added), plain != current, check(plain) { current = plain }
         return SequenceOutcome(sequence: current, tests: tests)
     }
 
@@ -93,8 +96,9 @@ extension UpdateSequence {
 
     /// The same sequence with an explicit ID on every explicit constraint that has none (its
     /// default name plus `_`, or more `_` until unused), in the first system and in the steps
-    /// that add constraints, and the steps renamed to match; nil if that does not build.
-    func namingEveryConstraint() -> UpdateSequence? {
+    /// that add constraints, and the steps renamed to match, with the IDs added; nil if that
+    /// does not build.
+    func namingEveryConstraint() -> (sequence: UpdateSequence, added: Set<String>)? {
         var used = Set(initial.constraints.compactMap(\.id))
         for steps in updates {
             for step in steps {
@@ -119,13 +123,7 @@ extension UpdateSequence {
         for steps in updates {
             var out: [UpdateStep] = []
             for step in steps {
-                var action = step.action
-                switch action {
-                case .setConstant(let name, let constant): action = .setConstant(constraint: renamed[name] ?? name, constant: constant)
-                case .setPriority(let name, let priority): action = .setPriority(constraint: renamed[name] ?? name, priority: priority)
-                case .removeConstraint(let name): action = .removeConstraint(renamed[name] ?? name)
-                default: break
-                }
+                var action = step.action.renamingConstraints(renamed)
                 guard (try? replay.apply(step)) != nil else { return nil }
                 if case .addConstraint(var constraint) = action, constraint.id == nil {
                     let name = replay.constraintName(replay.current.constraints.count - 1)
@@ -137,6 +135,51 @@ extension UpdateSequence {
             }
             renamedUpdates.append(out)
         }
-        return try? UpdateSequence(initial: first, updates: renamedUpdates)
+        guard let named = try? UpdateSequence(initial: first, updates: renamedUpdates) else { return nil }
+        return (named, Set(renamed.values))
+    }
+
+    /// The same sequence without the constraint IDs in `ids`: those constraints go back to
+    /// their default names, and the steps that name them follow; nil if that does not build.
+    func removingIDs(_ ids: Set<String>) -> UpdateSequence? {
+        var first = initial
+        var renamed: [String: String] = [:]
+        for index in first.constraints.indices {
+            guard let id = first.constraints[index].id, ids.contains(id) else { continue }
+            first.constraints[index].id = nil
+            renamed[id] = first.constraintName(index)
+        }
+        guard var replay = try? SequenceReplay(initial: first) else { return nil }
+        var plainUpdates: [[UpdateStep]] = []
+        for steps in updates {
+            var out: [UpdateStep] = []
+            for step in steps {
+                var action = step.action.renamingConstraints(renamed)
+                var dropped: String?
+                if case .addConstraint(var constraint) = action, let id = constraint.id, ids.contains(id) {
+                    constraint.id = nil
+                    action = .addConstraint(constraint)
+                    dropped = id
+                }
+                let plain = UpdateStep(action)
+                guard (try? replay.apply(plain)) != nil else { return nil }
+                if let dropped { renamed[dropped] = replay.constraintName(replay.current.constraints.count - 1) }
+                out.append(plain)
+            }
+            plainUpdates.append(out)
+        }
+        return try? UpdateSequence(initial: first, updates: plainUpdates)
+    }
+}
+
+extension UpdateStep.Action {
+    /// The action with the constraint it names renamed (names not in `names` stay).
+    func renamingConstraints(_ names: [String: String]) -> UpdateStep.Action {
+        switch self {
+        case .setConstant(let name, let constant): return .setConstant(constraint: names[name] ?? name, constant: constant)
+        case .setPriority(let name, let priority): return .setPriority(constraint: names[name] ?? name, priority: priority)
+        case .removeConstraint(let name): return .removeConstraint(names[name] ?? name)
+        default: return self
+        }
     }
 }

@@ -189,7 +189,7 @@ struct PassCountingBackend: LayoutBackend {
         let caughtAfter = ContinuousClock.now - start
         let sequence = try #require(found.sequence)
         let report = withFault(fault) { campaign.report(finding, sequence: sequence, spec: found.spec) }
-        print("planted fault \(fault.rawValue): caught at case \(found.spec.index) (\(found.spec.family) on \(found.spec.base ?? "-")) after \(caughtAfter), \(finding.signature) at \(finding.wherePhrase ?? "-"); reduced \(report.originalSteps ?? 0) -> \(report.reducedSteps ?? 0) steps, \(report.originalConstraints) -> \(report.reducedConstraints) constraints in \(ContinuousClock.now - start - caughtAfter) (debug build)")
+        print("planted fault \(fault.rawValue): caught at case \(found.spec.index) (\(found.spec.family) on \(found.spec.base ?? "-")) after \(caughtAfter), \(finding.signature) at \(finding.wherePhrase ?? "-"); reduced \(report.originalSteps ?? 0) -> \(report.reducedSteps ?? 0) steps, \(report.originalConstraints) -> \(report.reducedConstraints) constraints in \(ContinuousClock.now - start - caughtAfter) (debug build):\n\(report.repro)")
         #expect(finding.pass != nil && finding.step != nil)
         #expect((report.reducedSteps ?? .max) <= 6, "\(report.repro)")
         // The repro still shows the fault, and not without it.
