@@ -11,7 +11,7 @@ extension Reducer {
     /// first failing one are cut; ddmin runs over the steps (pass boundaries stay where they
     /// were); passes are merged or dropped one at a time; then the first system is reduced as a
     /// system is (constraints, leaf items, numbers), each candidate keeping the steps that still
-    /// apply to it; last, the steps and passes once more.
+    /// apply to it; then the steps and passes once more; last, the IDs added below go again.
     ///
     /// Every candidate is built through ``UpdateSequence/init(initial:updates:file:rules:)``,
     /// so every candidate is a valid sequence; one that does not build is not tested. Before
