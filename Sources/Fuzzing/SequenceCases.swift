@@ -38,7 +38,7 @@ extension FuzzCampaign {
     /// The update sequence of a sequence case, regenerated from its spec (nil when the spec
     /// names no sequence, or its base system cannot start one).
     public func sequence(for spec: CaseSpec) -> UpdateSequence? {
-        guard let base = spec.base.flatMap(Families.named),
+        guard let name = spec.base, let base = configuration.families.first(where: { $0.name == name }) ?? Families.named(name),
               let family = configuration.sequenceFamilies.first(where: { $0.name == spec.family }) ?? SequenceFamilies.named(spec.family)
         else { return nil }
         return generateSequence(family: family, base: base, size: spec.size, steps: spec.steps ?? 0, seed: spec.seed)?.sequence

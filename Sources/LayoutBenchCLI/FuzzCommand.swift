@@ -45,6 +45,16 @@ struct FuzzCommand: ParsableCommand {
             against the same backend given the pass's system alone). Findings name the pass and \
             step at which a backend first went wrong, and are reduced over steps, passes, \
             constraints and views.
+
+            --seeds DIR seeds the campaign with real layouts: every .layout file under DIR, and \
+            every layout root of its .xib and .storyboard files (imported as `layoutbench import \
+            ib` does), is a family `seed:PATH` (`seed:PATH#ROOTID`) whose cases are that layout \
+            mutated — constants perturbed, priorities changed, constraints dropped or duplicated, \
+            intrinsic sizes changed — always into a valid system; the case's seed is the \
+            mutation's. Files that cannot be read are listed with their positions and left out. \
+            With --seeds the campaign's families are the seeds alone, unless --families names \
+            generated ones too. `layoutbench generate --seeds DIR --family seed:PATH --seed S` \
+            regenerates a case. See docs/fuzzing.md.
             """)
 
     @Option(help: "The campaign seed.")
@@ -67,6 +77,9 @@ struct FuzzCommand: ParsableCommand {
 
     @Option(help: "With --sequences: the most update steps of a case (each case draws 1...N).")
     var maxSteps: Int = 16
+
+    @Option(help: "A folder of real layouts (.layout, .xib, .storyboard) whose mutations are the campaign's cases.")
+    var seeds: String?
 
     @Option(help: "Smallest system size (views).")
     var minSize: Int = 1
@@ -127,12 +140,21 @@ struct FuzzCommand: ParsableCommand {
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
+        if let seeds {
+            // The run's repros are .layout files: inside the seeds they would become seeds.
+            let folder = URL(fileURLWithPath: seeds).standardizedFileURL.path + "/"
+            if (URL(fileURLWithPath: out).standardizedFileURL.path + "/").hasPrefix(folder) {
+                throw ValidationError("--out must not be inside the --seeds folder (its findings would become seeds)")
+            }
+        }
         if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/8") }
     }
 
     func run() throws {
         let backends = try BackendRegistry.select(backend)
-        let familyNames = try FamilySelection.parse(families).map(\.name)
+        var familyNames = seeds != nil && families == nil ? [] : try FamilySelection.parse(families).map(\.name)
+        let seedFolder = try seeds.map(SeedSelection.load)
+        familyNames += seedFolder?.seeds.map(\.name) ?? []
         let chosenShard: Shard
         do {
             chosenShard = try shard.flatMap(Shard.init(parsing:))
@@ -148,6 +170,9 @@ struct FuzzCommand: ParsableCommand {
             spec.sequenceFamilies = try SequenceFamilySelection.parse(sequences).map(\.name)
             spec.maxSteps = maxSteps
         }
+        // Workers load the seeds themselves: by an absolute path, checked by its digest.
+        spec.seeds = seedFolder.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path }
+        spec.seedsDigest = seedFolder?.digest
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = FuzzRunOptions(
             spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: jobs,
@@ -238,6 +263,24 @@ enum SequenceFamilySelection {
             chosen.append(family)
         }
         return chosen
+    }
+}
+
+/// Reads `--seeds DIR` (for `fuzz` and `generate`): the unusable files are listed on stderr
+/// with their positions; a folder without any usable seed is invalid input.
+enum SeedSelection {
+    static func load(_ directory: String) throws -> SeedFolder {
+        let folder: SeedFolder
+        do {
+            folder = try SeedFolder.load(directory)
+        } catch {
+            printError("\(error)")
+            throw ExitStatus.invalidInput
+        }
+        for problem in folder.problems { printError("\(problem) (left out of the seeds)") }
+        printError("seeds: \(folder.seeds.count) layouts from \(directory)"
+                   + (folder.skippedRoots > 0 ? ", \(folder.skippedRoots) IB roots skipped by the importer" : ""))
+        return folder
     }
 }
 
