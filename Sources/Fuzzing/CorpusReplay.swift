@@ -1,4 +1,5 @@
 import BackendContract
+import ExactSimplex
 import Foundation
 import Generator
 import LayoutModel
@@ -163,40 +164,35 @@ public struct CorpusReplay: Sendable {
     }
 
     /// Replays an update sequence (a repro of `fuzz --sequences`): every backend answers every
-    /// pass its own way; with a comparator, each pass is judged against the reference and each
-    /// backend's answers against its own answers to the passes alone (the from-scratch oracle).
-    /// A sequence has no expected result beside it.
+    /// pass its own way, each pass is judged against the reference (the comparator's, else the
+    /// exact backend: a sequence has no expected result beside it), and each backend's answers
+    /// against its own answers to the passes alone (the from-scratch oracle).
     func replay(_ sequence: UpdateSequence, file: String, text: String) -> [Outcome] {
         let expectFail = FindingStore.expectedFailures(in: text)
+        let comparator = self.comparator ?? Comparator(reference: ExactSimplexBackend(), backends: backends)
+        var configuration = FuzzCampaign.Configuration(
+            seed: 0, families: [], backends: backends, reference: comparator.reference, tolerance: comparator.tolerance)
+        configuration.budget = budget
         var problems: [String: [String]] = [:]
-        var judged: [String] = []
-        var verdicts: [Outcome] = []
-        if let comparator {
-            var configuration = FuzzCampaign.Configuration(
-                seed: 0, families: [], backends: backends, reference: comparator.reference, tolerance: comparator.tolerance)
-            configuration.budget = budget
-            for finding in FuzzCampaign(configuration).judge(sequence) {
-                guard let culprit = finding.backends.first else { continue }
-                let what = finding.kind.rawValue + (finding.oracle.map { " (\($0))" } ?? "")
-                    + (finding.verdict == .wrong ? "" : " (\(finding.verdict.rawValue))")
-                problems[culprit, default: []].append("\(finding.wherePhrase ?? "-"): \(what): \(finding.detail)")
-            }
-            judged = backends.map(\.name)
+        for finding in FuzzCampaign(configuration).judge(sequence) {
+            guard let culprit = finding.backends.first else { continue }
+            let what = finding.kind.rawValue + (finding.oracle.map { " (\($0))" } ?? "")
+                + (finding.verdict == .wrong ? "" : " (\(finding.verdict.rawValue))")
+            problems[culprit, default: []].append("\(finding.wherePhrase ?? "-"): \(what): \(finding.detail)")
         }
+        var verdicts: [Outcome] = []
         for backend in backends {
-            let passes = backend.solve(sequence, budget: budget).passes
-            var own = problems[backend.name] ?? []
-            for outcome in passes {
-                if case .failure(let error) = outcome.result, !judged.contains(backend.name) {
-                    own.append("pass \(outcome.pass + 1): \(error)")
-                }
+            // A backend that supports no pass is unsupported; its failures on passes it
+            // supports are the comparator's crash and budget findings.
+            let unsupported = sequence.passSystems.compactMap { system -> String? in
+                if case .unsupported(let reason) = backend.supports(system) { return reason } else { return nil }
             }
-            if passes.allSatisfy({ if case .failure(.unsupported) = $0.result { return true } else { return false } }),
-               case .failure(.unsupported(_, let reason)) = passes.first?.result {
+            if unsupported.count == sequence.passCount, let reason = unsupported.first {
                 verdicts.append(Outcome(file: file, backend: backend.name, verdict: .unsupported(reason)))
                 continue
             }
-            var verdict: Outcome.Verdict = own.isEmpty ? (judged.contains(backend.name) ? .passed : .unchecked) : .failed(own)
+            let own = problems[backend.name] ?? []
+            var verdict: Outcome.Verdict = own.isEmpty ? .passed : .failed(own)
             if expectFail.contains(backend.name) {
                 switch verdict {
                 case .failed(let problems): verdict = .expectedFailure(problems)

@@ -93,6 +93,25 @@ import Testing
         #expect(FindingStore.reproText(report).contains("# first wrong: pass 3 (after 2 update steps)"))
     }
 
+    /// `replay` runs a sequence file pass by pass, judged by the exact backend: a backend that
+    /// goes wrong at pass 3 fails there, the float backend passes.
+    @Test func replayJudgesEveryPassOfASequenceFile() throws {
+        let text = "root r 400 400\nview a\na.left == r.left\na.top == r.top\na.height == 10\nw: a.width == 100\n"
+            + "layout\nset w constant 110\nlayout\nset w constant 120\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-seq-\(UUID().uuidString).layout")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let faulty = PassCountingBackend(base: Self.exact, wrongFromPass: 2)
+        let outcomes = try CorpusReplay(backends: [Self.exact, CassowaryBackend(), faulty]).replay(file: url.path)
+        #expect(outcomes.count == 3)
+        for outcome in outcomes {
+            switch (outcome.backend, outcome.verdict) {
+            case ("pass-counting", .failed(let problems)): #expect(problems.contains { $0.hasPrefix("pass 3") }, "\(problems)")
+            case ("exact", .passed), ("float", .passed): break
+            default: Issue.record("\(outcome.backend): \(outcome.verdict)")
+            }
+        }
+    }
+
     /// The reducer drops steps and passes and shrinks the first system, and every candidate it
     /// tests is a valid sequence.
     @Test func reducerKeepsCandidatesValid() throws {
