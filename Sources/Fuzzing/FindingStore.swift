@@ -77,9 +77,13 @@ public struct FindingStore: Sendable {
             if let at = f.wherePhrase { lines.append("# first wrong: \(at) of the case" + (report.reproPass.map { "; pass \($0) of this repro" } ?? "")) }
             lines.append("# original: \(report.originalSteps ?? 0) steps, \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedSteps ?? 0) steps in \(report.reducedPasses ?? 1) passes, \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         } else {
-            // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
-            let seeds = spec.family.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
-            lines.append("# regenerate: layoutbench generate \(seeds)--family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+            if spec.family == "guided" {
+                lines.append("# from the coverage-guided fuzzer: the seed is the FNV-1a hash of its input (scripts/fuzz-guided.sh)")
+            } else {
+                // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
+                let seeds = spec.family.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
+                lines.append("# regenerate: layoutbench generate \(seeds)--family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+            }
             lines.append("# original: \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         }
         if let date { lines.append("# found: \(date)") }
