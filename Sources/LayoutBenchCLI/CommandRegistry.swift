@@ -18,6 +18,7 @@ enum CommandRegistry {
         HistoryCommand.self,
         SolveLPCommand.self,
         BenchNetlibCommand.self,
+        VisualFormatDiffCommand.self,
         WorkerCommand.self,
     ]
 }
