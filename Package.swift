@@ -91,6 +91,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "LayoutModel", "BackendContract", "Generator", "Fuzzing", "Reporting", "ChildProcesses",
+                "InterfaceBuilder",  // real app layouts: `bench --suite apps`, `fuzz --seeds`
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

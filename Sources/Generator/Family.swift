@@ -56,8 +56,12 @@ public struct GeneratedCase: Sendable, Hashable {
     /// usually needs only ``system``.
     public var text: String { header + system.canonicalText }
 
-    /// The file name `--out` uses: `FAMILY-nSIZE-sSEED.layout`.
-    public var fileName: String { "\(family)-n\(size)-s\(seed).layout" }
+    /// The file name `--out` uses: `FAMILY-nSIZE-sSEED.layout` (a seed family's path, with
+    /// its `/`, `:` and `#`, flattened to one name).
+    public var fileName: String {
+        let name = String(family.map { "/:#".contains($0) ? "_" : $0 })
+        return "\(name)-n\(size)-s\(seed).layout"
+    }
 }
 
 /// The catalogue of families.
@@ -88,7 +92,9 @@ public func generate(family: Family, size: Int, seed: UInt64) -> GeneratedCase {
     var rng = SeededGenerator(seed: seed)
     var system = family.generate(size, &rng)
     system.name = "\(family.name) size \(size) seed \(seed)"
-    var header = "# layoutbench generate --family \(family.name) --size \(size) --seed \(seed) (generator v\(generatorVersion))\n"
+    // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
+    let seeds = family.name.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
+    var header = "# layoutbench generate \(seeds)--family \(family.name) --size \(size) --seed \(seed) (generator v\(generatorVersion))\n"
     header += "# \(family.kind.rawValue): \(family.rationale)\n"
     if let note = family.sizeNote { header += "# size: \(note)\n" }
     return GeneratedCase(family: family.name, size: size, seed: seed, system: system, header: header)

@@ -11,7 +11,7 @@ let toolVersion = "layoutbench 0.1"
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes).",
+        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes) or on real apps' layouts.",
         discussion: """
             Each case is generated from a fixed seed; every backend that supports it solves it \
             once or more to warm up, then repeatedly; solve times go into an HDR histogram and the \
@@ -23,13 +23,28 @@ struct BenchCommand: ParsableCommand {
             cores, the standard suite under five. Outside solvers (docs/outside-solvers.md) are \
             timed by their own work inside their adapter; the rest of each solve is the \
             `overhead` column.
+
+            --suite apps benchmarks the layouts of real apps instead: every layout root of the \
+            .xib and .storyboard files under --corpus (default ../shared/corpora/xib), imported as \
+            `layoutbench import ib` does (roots the importer skips are counted and left out). \
+            There is one row per app (family app:NAME, the first folder under the corpus; size = \
+            its layouts, views and constraints summed) and one over all of them (apps-total); each \
+            solve of each layout is one sample of its row, so p50 is the median layout's solve \
+            time. A row whose layouts end in different statuses says `mixed`, with the counts in \
+            its note. See docs/runner.md.
             """)
 
     @Option(help: "Comma-separated backends, or all.")
     var backend: String = "all"
 
-    @Flag(help: "The quick suite (sizes 10 and 100, fewer repetitions).")
+    @Option(help: "The suite: standard, quick (sizes 10 to 1,000, fewer repetitions) or apps (real apps' layouts from --corpus).")
+    var suite: String = "standard"
+
+    @Flag(help: "The quick suite (--suite quick; with --suite apps, fewer repetitions and shorter budgets).")
     var quick = false
+
+    @Option(help: "The folder of Interface Builder files for --suite apps, one sub-folder per app (default: ../shared/corpora/xib, beside the repository).")
+    var corpus: String?
 
     @Option(help: "Comma-separated families instead of the suite's.")
     var families: String?
@@ -55,13 +70,27 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var history: HistoryOptions
 
     func validate() throws {
+        if !["standard", "quick", "apps"].contains(suite) { throw ValidationError("--suite takes standard, quick or apps") }
+        if corpus != nil && suite != "apps" { throw ValidationError("--corpus is for --suite apps") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
     }
 
     func run() throws {
         let backends = try BackendRegistry.select(backend)
-        var suite = quick ? BenchSuite.quick : BenchSuite.standard
+        var suite = quick || self.suite == "quick" ? BenchSuite.quick : BenchSuite.standard
+        var apps: AppSuite?
+        if self.suite == "apps" {
+            let folder = corpus ?? SharedCorpus.path("xib")
+            do {
+                apps = try AppSuite.load(corpus: folder, quick: quick)
+            } catch {
+                printError("\(error)")
+                throw ExitStatus.invalidInput
+            }
+            suite = apps?.suite ?? suite
+            for problem in apps?.unreadableFiles ?? [] { printError(problem) }
+        }
         if let families {
             suite.families = try FamilySelection.parse(families).map(\.name)
             suite.extraSizes = [:]
@@ -95,6 +124,10 @@ struct BenchCommand: ParsableCommand {
             throw ExitStatus.internalFailure
         }
         print(BenchTable.render(report))
+        if let apps {
+            print("apps: \(apps.layoutsPerApp.map { "\($0.app) \($0.layouts)" }.joined(separator: ", ")) layouts; "
+                  + "\(apps.files) files, \(apps.skippedRoots.count) roots skipped by the importer, \(apps.unreadableFiles.count) files unreadable")
+        }
         if let baselineReport {
             print("")
             print(TerminalComparison.render(.bench(BenchComparison(baseline: baselineReport, current: report)),

@@ -37,6 +37,16 @@ struct FuzzCommand: ParsableCommand {
             environment when --shard is not given. OUT/checkpoint.json records completed cases: \
             --resume continues a killed run. Ctrl-C stops after the cases in flight and writes \
             OUT/report.json; `layoutbench report merge` combines shards.
+
+            --seeds DIR seeds the campaign with real layouts: every .layout file under DIR, and \
+            every layout root of its .xib and .storyboard files (imported as `layoutbench import \
+            ib` does), is a family `seed:PATH` (`seed:PATH#ROOTID`) whose cases are that layout \
+            mutated — constants perturbed, priorities changed, constraints dropped or duplicated, \
+            intrinsic sizes changed — always into a valid system; the case's seed is the \
+            mutation's. Files that cannot be read are listed with their positions and left out. \
+            With --seeds the campaign's families are the seeds alone, unless --families names \
+            generated ones too. `layoutbench generate --seeds DIR --family seed:PATH --seed S` \
+            regenerates a case. See docs/fuzzing.md.
             """)
 
     @Option(help: "The campaign seed.")
@@ -53,6 +63,9 @@ struct FuzzCommand: ParsableCommand {
 
     @Option(help: "Comma-separated generator families (default: every family but the 10^4+ view ones).")
     var families: String?
+
+    @Option(help: "A folder of real layouts (.layout, .xib, .storyboard) whose mutations are the campaign's cases.")
+    var seeds: String?
 
     @Option(help: "Smallest system size (views).")
     var minSize: Int = 1
@@ -112,12 +125,21 @@ struct FuzzCommand: ParsableCommand {
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let seeds {
+            // The run's repros are .layout files: inside the seeds they would become seeds.
+            let folder = URL(fileURLWithPath: seeds).standardizedFileURL.path + "/"
+            if (URL(fileURLWithPath: out).standardizedFileURL.path + "/").hasPrefix(folder) {
+                throw ValidationError("--out must not be inside the --seeds folder (its findings would become seeds)")
+            }
+        }
         if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/8") }
     }
 
     func run() throws {
         let backends = try BackendRegistry.select(backend)
-        let familyNames = try FamilySelection.parse(families).map(\.name)
+        var familyNames = seeds != nil && families == nil ? [] : try FamilySelection.parse(families).map(\.name)
+        let seedFolder = try seeds.map(SeedSelection.load)
+        familyNames += seedFolder?.seeds.map(\.name) ?? []
         let chosenShard: Shard
         do {
             chosenShard = try shard.flatMap(Shard.init(parsing:))
@@ -126,9 +148,12 @@ struct FuzzCommand: ParsableCommand {
             printError("\(error)")
             throw ExitStatus.invalidInput
         }
-        let spec = CampaignSpec(
+        var spec = CampaignSpec(
             seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
             budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
+        // Workers load the seeds themselves: by an absolute path, checked by its digest.
+        spec.seeds = seedFolder.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path }
+        spec.seedsDigest = seedFolder?.digest
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = FuzzRunOptions(
             spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: jobs,
@@ -200,6 +225,24 @@ enum FamilySelection {
             chosen.append(family)
         }
         return chosen
+    }
+}
+
+/// Reads `--seeds DIR` (for `fuzz` and `generate`): the unusable files are listed on stderr
+/// with their positions; a folder without any usable seed is invalid input.
+enum SeedSelection {
+    static func load(_ directory: String) throws -> SeedFolder {
+        let folder: SeedFolder
+        do {
+            folder = try SeedFolder.load(directory)
+        } catch {
+            printError("\(error)")
+            throw ExitStatus.invalidInput
+        }
+        for problem in folder.problems { printError("\(problem) (left out of the seeds)") }
+        printError("seeds: \(folder.seeds.count) layouts from \(directory)"
+                   + (folder.skippedRoots > 0 ? ", \(folder.skippedRoots) IB roots skipped by the importer" : ""))
+        return folder
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Generator
 import LayoutModel
+import Runner
 
 /// `layoutbench generate`: writes generated `.layout` files (issue 3).
 struct GenerateCommand: ParsableCommand {
@@ -17,6 +18,9 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(name: .long, help: "A family name, or 'all' for one case of every family (see --list).")
     var family: String?
+
+    @Option(name: .long, help: "The seeds folder of a `fuzz --seeds` campaign, for a seed:PATH family (a mutation of that layout).")
+    var seeds: String?
 
     @Option(name: .long, help: "About how many views each system has (1 to 1,000,000).")
     var size: Int = 10
@@ -66,6 +70,16 @@ struct GenerateCommand: ParsableCommand {
         if name == "all" {
             families = Families.all
         } else if let one = Families.named(name) {
+            families = [one]
+        } else if name.hasPrefix(SeedFolder.familyPrefix) {
+            guard let seeds else {
+                printError("\(name) is a seed family: give the campaign's seeds folder with --seeds DIR")
+                throw ExitStatus.invalidInput
+            }
+            guard let one = try SeedSelection.load(seeds).families.first(where: { $0.name == name }) else {
+                printError("\(seeds) has no seed \(name)")
+                throw ExitStatus.invalidInput
+            }
             families = [one]
         } else {
             printError("unknown family '\(name)'; `layoutbench generate --list` names them")

@@ -64,3 +64,24 @@ enum InputFile {
 }
 
 extension ValidationRules: ExpressibleByArgument {}
+
+/// The shared corpora (`../shared/corpora/NAME`, beside the repository; never copied into it).
+enum SharedCorpus {
+    /// `../shared/corpora/NAME` from the working directory when it exists there, else beside
+    /// the repository the running executable was built in (`REPO/.build/…/layoutbench`),
+    /// else the relative path (whose absence the caller reports).
+    static func path(_ name: String) -> String {
+        let relative = "../shared/corpora/" + name
+        if FileManager.default.fileExists(atPath: relative) { return relative }
+        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                let beside = folder.appendingPathComponent(relative).standardizedFileURL.path
+                if FileManager.default.fileExists(atPath: beside) { return beside }
+                break
+            }
+            folder.deleteLastPathComponent()
+        }
+        return relative
+    }
+}

@@ -21,9 +21,13 @@ public struct BenchSuite: Sendable {
     /// After a row's solves have taken this long, it stops repeating.
     public var rowTimeLimit: Duration
     public var seed: UInt64
+    /// Rows beyond the generated cases, each a fixed set of systems (the `apps` suite's
+    /// imported layouts, per app and in total).
+    public var workloads: [BenchWorkload]
 
     public init(name: String, families: [String], sizes: [Int], extraSizes: [String: [Int]] = [:], warmupRuns: Int,
-                repetitions: Int, budget: Budget, rowTimeLimit: Duration, seed: UInt64 = 1) {
+                repetitions: Int, budget: Budget, rowTimeLimit: Duration, seed: UInt64 = 1, workloads: [BenchWorkload] = []) {
+        self.workloads = workloads
         self.name = name
         self.families = families
         self.sizes = sizes
@@ -60,6 +64,36 @@ public struct BenchSuite: Sendable {
     }
 }
 
+/// What one bench row solves: a generated case, or a fixed group of systems (an app's
+/// layouts) whose solves all go into the row's histogram. The row's `size` is the
+/// generated case's size, or the group's number of layouts; `views` and `constraints` are
+/// summed over the group.
+public struct BenchWorkload: Sendable {
+    public var family: String
+    public var size: Int
+    public var seed: UInt64
+    public var systems: [ConstraintSystem]
+    /// The comment lines the systems' files open with (for the parse time).
+    public var header: String
+    /// Said in every row of the workload (before what the solves say), e.g. how many
+    /// layouts the importer skipped.
+    public var note: String?
+
+    public init(family: String, size: Int, seed: UInt64 = 0, systems: [ConstraintSystem], header: String = "") {
+        self.family = family
+        self.size = size
+        self.seed = seed
+        self.systems = systems
+        self.header = header
+    }
+
+    /// One generated case.
+    public init(_ generated: GeneratedCase) {
+        self.init(family: generated.family, size: generated.size, seed: generated.seed, systems: [generated.system],
+                  header: generated.header)
+    }
+}
+
 /// What the bench is doing, for the progress display.
 public struct BenchProgress: Sendable {
     public var completed: Int
@@ -90,12 +124,12 @@ public struct BenchRunner: Sendable {
     ) throws -> BenchReport {
         let started = Date()
         let start = ContinuousClock.now
-        var cases: [GeneratedCase] = []
+        var cases: [BenchWorkload] = []
         for (familyName, size) in suite.cases {
             guard let family = Families.named(familyName) else { throw CampaignError("unknown family '\(familyName)'") }
-            cases.append(generate(family: family, size: size, seed: suite.seed))
+            cases.append(BenchWorkload(generate(family: family, size: size, seed: suite.seed)))
         }
-        let generated = cases
+        let generated = cases + suite.workloads
         let rows = generated.indices.flatMap { c in backends.indices.map { (c, $0) } }
         let results = Locked([Int: BenchResult]())
         let next = Locked(0)
@@ -132,14 +166,28 @@ public struct BenchRunner: Sendable {
             seconds: (ContinuousClock.now - start).inSeconds)
     }
 
-    /// Warm-up, then repetitions until the count or the row's time limit is reached.
-    static func measure(_ generated: GeneratedCase, _ backend: any LayoutBackend, suite: BenchSuite) -> BenchResult {
-        let system = generated.system
+    /// Warm-up, then repetitions until the count or the row's time limit is reached. A
+    /// workload of several systems (an app's layouts) solves each of them per repetition,
+    /// and every solve is one sample of the row's histogram.
+    static func measure(_ workload: BenchWorkload, _ backend: any LayoutBackend, suite: BenchSuite) -> BenchResult {
         var result = BenchResult(
-            family: generated.family, size: generated.size, seed: generated.seed, views: system.viewCount,
-            constraints: system.constraints.count, backend: backend.name, status: "unsupported")
-        if case .unsupported(let reason) = backend.supports(system) {
-            result.note = reason
+            family: workload.family, size: workload.size, seed: workload.seed,
+            views: workload.systems.reduce(0) { $0 + $1.viewCount },
+            constraints: workload.systems.reduce(0) { $0 + $1.constraints.count }, backend: backend.name, status: "unsupported")
+        var outcomes = [String?](repeating: nil, count: workload.systems.count)  // final status per system
+        var unsupported: [String] = []
+        var active: [Int] = []
+        for (s, system) in workload.systems.enumerated() {
+            if case .unsupported(let reason) = backend.supports(system) {
+                unsupported.append(reason)
+                outcomes[s] = "unsupported"
+            } else {
+                active.append(s)
+            }
+        }
+        guard !active.isEmpty else {
+            result.note = workload.systems.count == 1 ? unsupported.first : "\(unsupported.count) layouts unsupported, e.g. \(unsupported.first ?? "")"
+            if let note = workload.note { result.note = note + (result.note.map { "; " + $0 } ?? "") }
             return result
         }
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
@@ -147,44 +195,69 @@ public struct BenchRunner: Sendable {
         // of the wall-clock time (process, JSON) goes here.
         var overhead = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var spent = Duration.zero
-        var last: BackendResult?
+        var iterations = [Int?](repeating: nil, count: workload.systems.count)
         var phases: [SolvePhases] = []
+        var failure: String?
         for run in 0..<(suite.warmupRuns + suite.repetitions) {
-            let start = ContinuousClock.now
-            let outcome: BackendResult
-            do {
-                outcome = try backend.solve(system, budget: suite.budget)
-            } catch {
-                result.status = "failed"
-                result.note = "\(error)"
-                return result
+            var samples: [(timed: Duration, elapsed: Duration, phases: SolvePhases?, outside: Bool)] = []
+            let passStart = ContinuousClock.now
+            for s in active {
+                let start = ContinuousClock.now
+                let outcome: BackendResult
+                do {
+                    outcome = try backend.solve(workload.systems[s], budget: suite.budget)
+                } catch {
+                    outcomes[s] = "failed"
+                    failure = failure ?? "\(error)"
+                    continue
+                }
+                let elapsed = ContinuousClock.now - start
+                outcomes[s] = outcome.solution.status.rawValue
+                iterations[s] = outcome.statistics.iterations
+                if outcome.solution.status == .budgetExceeded { continue }
+                samples.append((outcome.statistics.solverTime ?? elapsed, elapsed, outcome.statistics.phases,
+                                outcome.statistics.solverTime != nil))
             }
-            let elapsed = ContinuousClock.now - start
-            last = outcome
-            if outcome.solution.status == .budgetExceeded { break }
-            let timed = outcome.statistics.solverTime ?? elapsed
+            // A system that failed or ran out of budget is not solved again.
+            active = active.filter { outcomes[$0] != "failed" && outcomes[$0] != SolveStatus.budgetExceeded.rawValue }
+            let passElapsed = ContinuousClock.now - passStart
             func record() {
-                _ = histogram.record(Self.nanoseconds(timed))
-                if outcome.statistics.solverTime != nil { _ = overhead.record(Self.nanoseconds(elapsed - timed)) }
+                for sample in samples {
+                    _ = histogram.record(Self.nanoseconds(sample.timed))
+                    if sample.outside { _ = overhead.record(Self.nanoseconds(sample.elapsed - sample.timed)) }
+                    if let solvePhases = sample.phases { phases.append(solvePhases) }
+                }
             }
             if run >= suite.warmupRuns {
                 record()
-                if let solvePhases = outcome.statistics.phases { phases.append(solvePhases) }
-                spent += elapsed
+                spent += passElapsed
                 if spent > suite.rowTimeLimit { break }
-            } else if elapsed > suite.rowTimeLimit {
+            } else if passElapsed > suite.rowTimeLimit {
                 // One warm-up already took the row's time: its timing is the only sample.
                 record()
-                if let solvePhases = outcome.statistics.phases { phases.append(solvePhases) }
                 break
             }
+            if active.isEmpty { break }
         }
-        guard let last else { return result }
-        result.status = last.solution.status.rawValue
-        result.iterations = last.statistics.iterations
+        let statuses = outcomes.compactMap { $0 }.filter { $0 != "unsupported" }
+        let distinct = Set(statuses)
+        result.status = distinct.count == 1 ? statuses[0] : "mixed"
+        if workload.systems.count == 1 {
+            result.note = failure
+        } else if distinct.count > 1 || !unsupported.isEmpty {
+            var counts = Dictionary(grouping: outcomes.compactMap { $0 }, by: { $0 }).mapValues(\.count)
+                .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            if let first = unsupported.first { counts += " (unsupported: \(first))" }
+            if let failure { counts += " (failed: \(failure))" }
+            result.note = counts
+        }
+        if let note = workload.note { result.note = note + (result.note.map { "; " + $0 } ?? "") }
+        if result.status == "failed" { return result }
+        let solved = iterations.compactMap { $0 }.sorted()
+        result.iterations = solved.isEmpty ? nil : solved[solved.count / 2]
         result.peakResidentBytes = PeakMemory.residentBytes()
         if !phases.isEmpty {
-            result.phases = Self.summary(phases, parse: Self.parseTime(generated))
+            result.phases = Self.summary(phases, parse: Self.parseTime(workload))
         }
         result.timing = Self.summary(histogram)
         result.overhead = Self.summary(overhead)
@@ -218,16 +291,20 @@ extension BenchRunner {
     }
 
     /// How long reading the case's `.layout` text takes (the best of two reads): what a user's
-    /// solve pays before any backend runs.
-    static func parseTime(_ generated: GeneratedCase) -> Duration {
-        let text = generated.text
-        var best = Duration.seconds(1_000_000)
-        for _ in 0..<2 {
-            let start = ContinuousClock.now
-            _ = try? LayoutParser.parse(text, file: generated.fileName)
-            best = min(best, ContinuousClock.now - start)
-        }
-        return best
+    /// solve pays before any backend runs. For a workload of several systems, the median
+    /// over them.
+    static func parseTime(_ workload: BenchWorkload) -> Duration {
+        let times = workload.systems.map { system -> Duration in
+            let text = workload.header + system.canonicalText
+            var best = Duration.seconds(1_000_000)
+            for _ in 0..<2 {
+                let start = ContinuousClock.now
+                _ = try? LayoutParser.parse(text, file: workload.family)
+                best = min(best, ContinuousClock.now - start)
+            }
+            return best
+        }.sorted()
+        return times[times.count / 2]
     }
 }
 

@@ -39,6 +39,10 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
     public var reduce: Bool
     /// Reduced findings kept per signature: those of the lowest case indices.
     public var perSignature: Int
+    /// The `--seeds` folder (absolute) that the `seed:` families come from, and its seeds'
+    /// ``SeedFolder/digest`` when the campaign began; nil for campaigns without seeds.
+    public var seeds: String?
+    public var seedsDigest: String?
 
     public init(
         seed: UInt64, families: [String], minSize: Int = 1, maxSize: Int = 10, backends: [String],
@@ -60,8 +64,9 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
     /// The campaign this spec describes, with backends from the catalog.
     public func campaign(catalog: BackendCatalog, willSolve: (@Sendable (String, MetamorphicOracle?) -> Void)? = nil) throws(CampaignError) -> FuzzCampaign {
         var families: [Family] = []
+        let seedFamilies = try self.seedFamilies()
         for name in self.families {
-            guard let family = Families.named(name) else { throw CampaignError("unknown family '\(name)'") }
+            guard let family = Families.named(name) ?? seedFamilies[name] else { throw CampaignError("unknown family '\(name)'") }
             families.append(family)
         }
         var backends: [any LayoutBackend] = []
@@ -84,6 +89,19 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
             reducer: reduce ? Reducer() : nil)
         configuration.willSolve = willSolve
         return FuzzCampaign(configuration)
+    }
+}
+
+extension CampaignSpec {
+    /// The families of the seeds folder by name (none without one), after checking that its
+    /// seeds are still the ones the campaign began with.
+    func seedFamilies() throws(CampaignError) -> [String: Family] {
+        guard let seeds else { return [:] }
+        let folder = try SeedFolder.load(seeds)
+        if let seedsDigest, folder.digest != seedsDigest {
+            throw CampaignError("\(seeds): the seeds changed since the campaign began (digest \(folder.digest), not \(seedsDigest))")
+        }
+        return Dictionary(folder.families.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
