@@ -28,27 +28,22 @@ public enum LineReducer {
                 }
                 size -= 1
             }
-            // Views named a (then b) where the name does not matter, so that lines differing
-            // only in names reduce to one.
-            for i in tokens.indices where DifferentialViews.names.contains(String(tokens[i])) && tokens[i] != "a" {
-                for simpler: Substring in tokens[i] == "b" ? ["a"] : ["a", "b"] {
-                    var candidate = tokens
-                    candidate[i] = simpler
-                    if keeps(candidate) {
-                        tokens = candidate
-                        changed = true
-                        break
-                    }
+            // Views named a (then b) where the name does not matter, and numbers towards 0, 1,
+            // then 1.5 for a fraction, so that lines differing only in names or numbers
+            // reduce to one (only towards simpler tokens, so this ends).
+            for i in tokens.indices {
+                let simpler: [Substring]
+                if DifferentialViews.names.contains(String(tokens[i])) {
+                    simpler = Array((["a", "b"] as [Substring]).prefix { $0 != tokens[i] })
+                } else if tokens[i].first?.isNumber == true {
+                    let order: [Substring] = tokens[i].contains(".") ? ["0", "1", "1.5"] : ["0", "1"]
+                    simpler = Array(order.prefix { $0 != tokens[i] })
+                } else {
+                    continue
                 }
-            }
-            for i in tokens.indices where tokens[i].first?.isNumber == true {
-                // Only towards simpler numbers (0, 1, then 1.5 for a fraction), so this ends and
-                // lines that differ only in their numbers reduce to one.
-                let order: [Substring] = tokens[i].contains(".") ? ["0", "1", "1.5"] : ["0", "1"]
-                let simplerNumbers = order.prefix { $0 != tokens[i] }
-                for simpler in simplerNumbers {
+                for replacement in simpler {
                     var candidate = tokens
-                    candidate[i] = simpler
+                    candidate[i] = replacement
                     if keeps(candidate) {
                         tokens = candidate
                         changed = true

@@ -32,7 +32,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-static FILE *protocol_out;
+#include "json_lines.h"
+
 static GPtrArray *captured;
 
 static GLogWriterOutput capture_writer(GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data) {
@@ -147,14 +148,6 @@ static JsonNode *answer(JsonObject *request, char **failure) {
     return node;
 }
 
-static void send(JsonNode *node) {
-    char *text = json_to_string(node, FALSE);
-    fputs(text, protocol_out);
-    fputc('\n', protocol_out);
-    fflush(protocol_out);
-    g_free(text);
-}
-
 int main(void) {
     /* Dies with LayoutBench, as adapter_protocol.py's die_with_parent does. */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
@@ -196,13 +189,7 @@ int main(void) {
             else failure = g_strdup_printf("unknown request type '%s'", type ? type : "");
         }
         g_clear_error(&error);
-        if (reply == NULL) {
-            reply = json_node_new(JSON_NODE_OBJECT);
-            JsonObject *o = json_object_new();
-            json_object_set_string_member(o, "type", "error");
-            json_object_set_string_member(o, "message", failure);
-            json_node_take_object(reply, o);
-        }
+        if (reply == NULL) reply = message_reply("error", "message", failure);
         g_free(failure);
         JsonObject *o = json_node_get_object(reply);
         if (captured->len > 0) {
