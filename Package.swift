@@ -131,7 +131,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting",
-                "ChildProcesses",
+                "ChildProcesses", "FloatSimplex",
             ]
         ),
         .testTarget(
