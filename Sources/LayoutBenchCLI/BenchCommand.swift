@@ -113,12 +113,7 @@ struct BenchCommand: ParsableCommand {
             suite.families = try FamilySelection.parse(families).map(\.name)
             suite.extraSizes = [:]
         }
-        if let sizes {
-            let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
-                printError("--sizes takes positive whole numbers, e.g. 10,100")
-                throw ExitStatus.invalidInput
-            }
+        if let parsed = try parsedSizes() {
             suite.sizes = parsed
             suite.extraSizes = [:]
         }
@@ -144,12 +139,7 @@ struct BenchCommand: ParsableCommand {
         var suite = quick ? SequenceSuite.quick : SequenceSuite.standard
         suite.largeSizeBackends = Set(backends.filter { !($0 is OutsideSolverBackend) }.map(\.name))
         if let families { suite.families = families.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        if let sizes {
-            let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
-                printError("--sizes takes positive whole numbers, e.g. 10,100")
-                throw ExitStatus.invalidInput
-            }
+        if let parsed = try parsedSizes() {
             suite.sizes = parsed
             suite.largeSizes = []
         }
@@ -159,8 +149,8 @@ struct BenchCommand: ParsableCommand {
         let display = ProgressDisplay(enabled: !quiet)
         let report: BenchReport
         do {
-            report = try SequenceBenchRunner(suite: suite, backends: backends, jobs: jobs).run(
-                machine: MachineFacts.current(toolVersion: toolVersion),
+            report = try suite.run(
+                backends: backends, jobs: jobs, machine: MachineFacts.current(toolVersion: toolVersion),
                 shouldStop: { interruptRequested.load(ordering: .relaxed) },
                 progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
         } catch let error as CampaignError {
@@ -173,6 +163,17 @@ struct BenchCommand: ParsableCommand {
             print("sequences: \(suite.steps) steps each on \(suite.base) (or the family's own base), seed \(suite.seed); "
                   + "p50/p90/p99/max per update pass, budget \(suite.budget.wallTime.map { "\($0)" } ?? "none") per pass")
         }
+    }
+
+    /// `--sizes`, or nil when not given; exits 2 unless they are positive whole numbers.
+    func parsedSizes() throws -> [Int]? {
+        guard let sizes else { return nil }
+        let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
+            printError("--sizes takes positive whole numbers, e.g. 10,100")
+            throw ExitStatus.invalidInput
+        }
+        return parsed
     }
 
     /// Writes the report, prints its table (then `summary`), the comparison with the

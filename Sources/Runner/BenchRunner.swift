@@ -129,27 +129,25 @@ public struct BenchRunner: Sendable {
             guard let family = Families.named(familyName) else { throw CampaignError("unknown family '\(familyName)'") }
             cases.append(BenchWorkload(generate(family: family, size: size, seed: suite.seed)))
         }
-        let generated = cases + suite.workloads
-        let rows = generated.indices.flatMap { c in backends.indices.map { (c, $0) } }
         let results = Self.measureRows(
-            count: rows.count, jobs: jobs, shouldStop: shouldStop, progress: progress,
-            label: { [backends] position in
-                let (c, b) = rows[position]
-                return "\(generated[c].family) n=\(generated[c].size) \(backends[b].name)"
-            },
-            measure: { [suite, backends] position in Self.measure(generated[rows[position].0], backends[rows[position].1], suite: suite) })
+            cases + suite.workloads, backends: backends, jobs: jobs, shouldStop: shouldStop, progress: progress,
+            label: { "\($0.family) n=\($0.size)" }, measure: { [suite] in Self.measure($0, $1, suite: suite) })
         return BenchReport(
             createdAt: ISO8601DateFormatter().string(from: started), machine: machine, suite: suite.name,
             warmupRuns: suite.warmupRuns, repetitions: suite.repetitions, backends: backends.map(\.name),
             results: results, seconds: (ContinuousClock.now - start).inSeconds)
     }
 
-    /// Measures rows `0..<count` on `jobs` Dispatch workers that take them from a shared
-    /// queue; the results in row order (rows left when `shouldStop` said so are missing).
-    static func measureRows(
-        count: Int, jobs: Int, shouldStop: @escaping @Sendable () -> Bool, progress: (@Sendable (BenchProgress) -> Void)?,
-        label: @escaping @Sendable (Int) -> String, measure: @escaping @Sendable (Int) -> BenchResult
+    /// Measures every (case × backend) row that `includes` on `jobs` Dispatch workers that
+    /// take them from a shared queue; the results in row order (rows left when `shouldStop`
+    /// said so are missing).
+    static func measureRows<Case: Sendable>(
+        _ cases: [Case], backends: [any LayoutBackend], includes: (Case, any LayoutBackend) -> Bool = { _, _ in true },
+        jobs: Int, shouldStop: @escaping @Sendable () -> Bool, progress: (@Sendable (BenchProgress) -> Void)?,
+        label: @escaping @Sendable (Case) -> String, measure: @escaping @Sendable (Case, any LayoutBackend) -> BenchResult
     ) -> [BenchResult] {
+        let rows = cases.indices.flatMap { c in backends.indices.filter { includes(cases[c], backends[$0]) }.map { (c, $0) } }
+        let count = rows.count
         let results = Locked([Int: BenchResult]())
         let next = Locked(0)
         let group = DispatchGroup()
@@ -164,12 +162,13 @@ public struct BenchRunner: Sendable {
                         return n
                     }
                     guard let position else { return }
-                    let result = measure(position)
+                    let (c, b) = rows[position]
+                    let result = measure(cases[c], backends[b])
                     let done = results.withLock { r -> Int in
                         r[position] = result
                         return r.count
                     }
-                    progress?(BenchProgress(completed: done, total: count, current: label(position)))
+                    progress?(BenchProgress(completed: done, total: count, current: "\(label(cases[c])) \(backends[b].name)"))
                 }
             }
         }

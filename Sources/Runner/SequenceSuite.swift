@@ -80,40 +80,23 @@ public struct SequenceSuite: Sendable {
     }
 }
 
-/// Runs a ``SequenceSuite``: (sequence × backend) rows on `jobs` workers, in the report of
-/// ``BenchRunner`` (family = the sequence family, size = views).
-public struct SequenceBenchRunner: Sendable {
-    public var suite: SequenceSuite
-    public var backends: [any LayoutBackend]
-    public var jobs: Int
-
-    public init(suite: SequenceSuite, backends: [any LayoutBackend], jobs: Int) {
-        self.suite = suite
-        self.backends = backends
-        self.jobs = jobs
-    }
-
+extension SequenceSuite {
+    /// Runs the suite: (sequence × backend) rows on `jobs` workers, in the report of
+    /// ``BenchRunner`` (family = the sequence family, size = views).
     public func run(
-        machine: MachineInfo, shouldStop: @escaping @Sendable () -> Bool = { false },
+        backends: [any LayoutBackend], jobs: Int, machine: MachineInfo, shouldStop: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (BenchProgress) -> Void)? = nil
     ) throws -> BenchReport {
         let started = Date()
         let start = ContinuousClock.now
-        let sequences = try suite.sequences()
-        let large = Set(suite.largeSizes).subtracting(suite.sizes)
-        let rows = sequences.indices.flatMap { s in
-            backends.indices.filter { !large.contains(sequences[s].size) || suite.largeSizeBackends.contains(backends[$0].name) }
-                .map { (s, $0) }
-        }
+        let large = Set(largeSizes).subtracting(sizes)
         let results = BenchRunner.measureRows(
-            count: rows.count, jobs: jobs, shouldStop: shouldStop, progress: progress,
-            label: { [backends] position in
-                let (s, b) = rows[position]
-                return "\(sequences[s].family) n=\(sequences[s].size) \(backends[b].name)"
-            },
-            measure: { [suite, backends] position in Self.measure(sequences[rows[position].0], backends[rows[position].1], suite: suite) })
+            try sequences(), backends: backends,
+            includes: { [largeSizeBackends] in !large.contains($0.size) || largeSizeBackends.contains($1.name) },
+            jobs: jobs, shouldStop: shouldStop, progress: progress,
+            label: { "\($0.family) n=\($0.size)" }, measure: { [self] in Self.measure($0, $1, suite: self) })
         return BenchReport(
-            createdAt: ISO8601DateFormatter().string(from: started), machine: machine, suite: suite.name,
+            createdAt: ISO8601DateFormatter().string(from: started), machine: machine, suite: name,
             warmupRuns: 1, repetitions: 1, backends: backends.map(\.name), results: results,
             seconds: (ContinuousClock.now - start).inSeconds)
     }

@@ -17,8 +17,7 @@ import Testing
         let backend = Solvers.backend(name)
         defer { backend.shutdown() }
         let sequences = try Self.suite.sequences()
-        let report = try SequenceBenchRunner(suite: Self.suite, backends: [backend], jobs: 1)
-            .run(machine: MachineFacts.current(toolVersion: "test"))
+        let report = try Self.suite.run(backends: [backend], jobs: 1, machine: MachineFacts.current(toolVersion: "test"))
         #expect(report.results.count == sequences.count)
         for (row, sequence) in zip(report.results, sequences) {
             let updates = sequence.sequence.updates.count

@@ -27,8 +27,7 @@ import Testing
     @Test func floatAndExactGiveOneSamplePerUpdatePass() throws {
         let sequences = try Self.tiny.sequences()
         #expect(sequences.map(\.family) == ["keyboard", "conflict-then-remove"])
-        let report = try SequenceBenchRunner(suite: Self.tiny, backends: [CassowaryBackend(), ExactSimplexBackend()], jobs: 2)
-            .run(machine: MachineFacts.current(toolVersion: "test"))
+        let report = try Self.tiny.run(backends: [CassowaryBackend(), ExactSimplexBackend()], jobs: 2, machine: MachineFacts.current(toolVersion: "test"))
         #expect(report.suite == "sequences-test")
         #expect(report.results.count == 4)
         for (sequence, rows) in zip(sequences, [report.results.prefix(2), report.results.suffix(2)]) {
@@ -51,8 +50,7 @@ import Testing
     }
 
     @Test func aBackendThatRejectsTheBaseLayoutGivesAnUnsupportedRowWithItsReason() throws {
-        let report = try SequenceBenchRunner(suite: Self.tiny, backends: [GaussianEliminationBackend()], jobs: 1)
-            .run(machine: MachineFacts.current(toolVersion: "test"))
+        let report = try Self.tiny.run(backends: [GaussianEliminationBackend()], jobs: 1, machine: MachineFacts.current(toolVersion: "test"))
         #expect(report.results.count == 2)
         for row in report.results {
             #expect(row.status == "unsupported")
@@ -70,8 +68,7 @@ import Testing
         var suite = Self.tiny
         suite.families = ["keyboard"]
         suite.rowTimeLimit = .zero
-        let report = try SequenceBenchRunner(suite: suite, backends: [CassowaryBackend()], jobs: 1)
-            .run(machine: MachineFacts.current(toolVersion: "test"))
+        let report = try suite.run(backends: [CassowaryBackend()], jobs: 1, machine: MachineFacts.current(toolVersion: "test"))
         let row = try #require(report.results.first)
         let updates = try suite.sequences()[0].sequence.updates.count
         #expect(row.passes == suite.probePasses)
@@ -84,8 +81,7 @@ import Testing
         suite.sizes = [3]
         suite.largeSizes = [10]
         suite.largeSizeBackends = ["float"]
-        let report = try SequenceBenchRunner(suite: suite, backends: [CassowaryBackend(), ExactSimplexBackend()], jobs: 2)
-            .run(machine: MachineFacts.current(toolVersion: "test"))
+        let report = try suite.run(backends: [CassowaryBackend(), ExactSimplexBackend()], jobs: 2, machine: MachineFacts.current(toolVersion: "test"))
         #expect(report.results.map { "\($0.size) \($0.backend)" } == ["3 float", "3 exact", "10 float"])
     }
 
