@@ -13,7 +13,7 @@ let toolVersion = "layoutbench 0.1"
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes) or on real apps' layouts.",
+        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes), on real apps' layouts or on update sequences.",
         discussion: """
             Each case is generated from a fixed seed; every backend that supports it solves it \
             once or more to warm up, then repeatedly; solve times go into an HDR histogram and the \

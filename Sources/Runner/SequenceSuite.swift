@@ -27,6 +27,9 @@ public struct SequenceSuite: Sendable {
     public var steps: Int
     /// Per pass; a pass that runs out is counted `budgetExceeded` and is no sample.
     public var budget: Budget
+    /// Per pass at the ``largeSizes``: the first pass of a 1,000-view layout (float builds
+    /// its tableau, exact solves it) takes most of a second on its own.
+    public var largeSizeBudget: Budget
     /// A row solves only the first passes of its sequence that fit in about this time, as
     /// estimated from a warm-up run of the first ``probePasses`` update passes.
     public var rowTimeLimit: Duration
@@ -35,7 +38,7 @@ public struct SequenceSuite: Sendable {
 
     public init(name: String, families: [String] = SequenceFamilies.all.map(\.name), sizes: [Int], largeSizes: [Int] = [],
                 largeSizeBackends: Set<String> = [], base: String = "form", steps: Int, budget: Budget,
-                rowTimeLimit: Duration, probePasses: Int = 2, seed: UInt64 = 1) {
+                largeSizeBudget: Budget? = nil, rowTimeLimit: Duration, probePasses: Int = 2, seed: UInt64 = 1) {
         self.name = name
         self.families = families
         self.sizes = sizes
@@ -44,6 +47,7 @@ public struct SequenceSuite: Sendable {
         self.base = base
         self.steps = steps
         self.budget = budget
+        self.largeSizeBudget = largeSizeBudget ?? budget
         self.rowTimeLimit = rowTimeLimit
         self.probePasses = probePasses
         self.seed = seed
@@ -58,7 +62,7 @@ public struct SequenceSuite: Sendable {
     /// in-process backends (the caller names them in ``largeSizeBackends``).
     public static let standard = SequenceSuite(
         name: "sequences", sizes: [10, 100], largeSizes: [1000], steps: 200, budget: Budget(wallTime: .seconds(1)),
-        rowTimeLimit: .milliseconds(1500))
+        largeSizeBudget: Budget(wallTime: .seconds(3)), rowTimeLimit: .milliseconds(1500))
 
     /// The sequences of the suite, in row order; a family whose base layout cannot start a
     /// sequence is an error.
@@ -108,6 +112,8 @@ extension SequenceSuite {
     /// process and JSON overhead goes to `overhead`.
     static func measure(_ generated: GeneratedSequence, _ backend: any LayoutBackend, suite: SequenceSuite) -> BenchResult {
         let sequence = generated.sequence
+        let budget = suite.largeSizes.contains(generated.size) && !suite.sizes.contains(generated.size)
+            ? suite.largeSizeBudget : suite.budget
         var result = BenchResult(
             family: generated.family, size: generated.size, seed: generated.seed, views: sequence.initial.viewCount,
             constraints: sequence.initial.constraints.count, backend: backend.name, status: "unsupported")
@@ -122,7 +128,7 @@ extension SequenceSuite {
         }
         let total = sequence.updates.count
         let probed = min(suite.probePasses, total)
-        let probe = backend.solve(Self.prefix(sequence, updates: probed), budget: suite.budget)
+        let probe = backend.solve(Self.prefix(sequence, updates: probed), budget: budget)
         let probeTimes = probe.passes.dropFirst().compactMap { $0.answer?.statistics.duration }
         var count = total
         if let slowest = probeTimes.max(), slowest > .zero {
@@ -134,7 +140,7 @@ extension SequenceSuite {
             $0.answer.map { $0.solution.status == .budgetExceeded } ?? true
         }
         if solvedInProbe { count = probed }
-        let outcome = solvedInProbe ? probe : backend.solve(Self.prefix(sequence, updates: count), budget: suite.budget)
+        let outcome = solvedInProbe ? probe : backend.solve(Self.prefix(sequence, updates: count), budget: budget)
 
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var overhead = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
