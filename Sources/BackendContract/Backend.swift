@@ -101,12 +101,35 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupported(backend: String, reason: String)
     /// The backend failed internally (a bug in the backend, not in the input).
     case internalFailure(backend: String, message: String)
+    /// The system's solution cannot be stated in `Double`: `constraint` (an index in file
+    /// order) cannot be evaluated at it (``LayoutModel/ConstraintSystem/firstUnrepresentableConstraint(at:)``).
+    /// Nothing is wrong with the backend; the answer is not a number it may call optimal.
+    case outOfRange(backend: String, constraint: Int, message: String)
 
     public var description: String {
         switch self {
         case .unsupported(let backend, let reason): return "\(backend) does not support this system: \(reason)"
         case .internalFailure(let backend, let message): return "\(backend) failed: \(message)"
+        case .outOfRange(let backend, _, let message): return "\(backend) cannot state the solution: \(message)"
         }
+    }
+}
+
+extension BackendResult {
+    /// The result, or ``BackendError/outOfRange(backend:constraint:message:)`` when its point
+    /// cannot be evaluated in `Double` (a value or a term beyond range): what every built-in
+    /// backend answers for such a system, whichever way it computes.
+    public func checkedRepresentable(in system: ConstraintSystem, backend: String) throws(BackendError) -> BackendResult {
+        guard solution.status != .budgetExceeded else { return self }
+        // The common case without lowering anything: values up to 2⁵⁰⁰ times coefficients
+        // from literals up to 2²⁵⁰ (products of two at most) cannot overflow, nor can
+        // their sums over fewer than 2²³ terms.
+        if solution.values.allSatisfy({ $0.isFinite && $0.magnitude <= 0x1p500 }) && system.largestLiteralMagnitude <= 0x1p250
+            && system.constraints.count < 1 << 20 {
+            return self
+        }
+        guard let (index, detail) = system.firstUnrepresentableConstraint(at: solution.values) else { return self }
+        throw .outOfRange(backend: backend, constraint: index, message: detail)
     }
 }
 

@@ -45,9 +45,10 @@ public struct ExactSimplexBackend: LayoutBackend {
     /// Solves and returns the result, its certificate and what the solve measured.
     public func solveWithReport(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> ExactSolveReport {
         var solve = ExactSolve(system: system, budget: budget, determinacy: determinacy)
+        let report: ExactSolveReport
         do {
             let (solution, certificate) = try solve.run()
-            return solve.report(solution: solution, certificate: certificate)
+            report = solve.report(solution: solution, certificate: certificate)
         } catch {
             switch error {
             case .budgetExceeded:
@@ -58,6 +59,9 @@ public struct ExactSimplexBackend: LayoutBackend {
                 throw .internalFailure(backend: name, message: message)
             }
         }
+        // Exact values beyond Double's range: the same answer the float backends give.
+        _ = try report.result.checkedRepresentable(in: system, backend: name)
+        return report
     }
 }
 
@@ -162,14 +166,19 @@ struct ExactSolve {
         // basis, restricting to each level's optimal face by fixing columns.
         let levelCount = lowered.levels.count
         var levelCosts: [[Int: Rational]] = []
-        var levelDuals: [[Rational]] = []
+        // Kept sparse: a level's duals are mostly zero, and thousands of levels of dense
+        // duals (levels × rows) took hundreds of megabytes.
+        var levelDuals: [[SparseEntry]] = []
         var optima: [Rational] = []
         var fixedAtLevel: [[Int]] = []
+        let rowsOfLevel = program.rowsByLevel(levelCount: levelCount)
         for level in 1..<(levelCount + 1) {
-            // A level without pivots still prices and fixes every column: hundreds of
-            // levels take a while even when no pivot charges the meter.
+            // A level without pivots still prices and fixes every column: its optimality
+            // check is charged as one iteration, so `--max-iterations` bounds thousands of
+            // levels as the clock does.
             try checkClock()
-            let costs = program.levelCosts(level)
+            guard meter.spend() else { throw .budgetExceeded }
+            let costs = program.levelCosts(rows: rowsOfLevel[level])
             guard case .optimal = try engine.minimize(costs: costs, meter: &meter) else {
                 throw .internalFailure("level \(level) unbounded")
             }
@@ -178,7 +187,7 @@ struct ExactSolve {
             for (column, cost) in costs { optimum.addProduct(cost, engine.value(of: column)) }
             for value in y { bitWidths.record(value) }
             levelCosts.append(costs)
-            levelDuals.append(y)
+            levelDuals.append(y.indices.compactMap { y[$0].isZero ? nil : SparseEntry($0, y[$0]) })
             optima.append(optimum)
             #if LAYOUTBENCH_FAULTS
             let fixesFlat = level == levelCount && PlantedFault.isActive(.exactFixesFlatColumns)
@@ -202,6 +211,7 @@ struct ExactSolve {
         var levelCertificates: [SolutionCertificate.Level] = []
         for k in 0..<levelCount {
             try checkClock()
+            guard meter.spend() else { throw .budgetExceeded }
             levelCertificates.append(levelCertificate(
                 level: k + 1, program: program, costs: levelCosts, duals: levelDuals, optima: optima,
                 fixedAtLevel: fixedAtLevel))
@@ -590,19 +600,22 @@ struct ExactSolve {
     /// columns fixed at level `i` (whose `d⁽ⁱ⁾` is positive) nonnegative; adding `ν_i d⁽ⁱ⁾`
     /// cannot spoil columns fixed later, whose `d⁽ⁱ⁾` is nonnegative at level `i`'s optimum.
     func levelCertificate(
-        level: Int, program: LinearProgram, costs: [[Int: Rational]], duals: [[Rational]],
+        level: Int, program: LinearProgram, costs: [[Int: Rational]], duals: [[SparseEntry]],
         optima: [Rational], fixedAtLevel: [[Int]]
     ) -> SolutionCertificate.Level {
         func reducedCost(_ j: Int, _ i: Int) -> Rational {
-            (costs[i - 1][j] ?? .zero) - program.dot(duals[i - 1], column: j)
+            (costs[i - 1][j] ?? .zero) - program.dot(sparse: duals[i - 1], column: j)
         }
         var weights = [Rational](repeating: .zero, count: level)
         weights[level - 1] = .one
+        // The levels with a nonzero weight so far: usually a few of thousands, and only
+        // they contribute (walking all higher levels made thousands of levels cubic).
+        var weighted = [level]
         for i in stride(from: level - 1, through: 1, by: -1) {
             var weight = Rational.zero
             for j in fixedAtLevel[i - 1] {
                 var combined = Rational.zero
-                for higher in (i + 1)...level where !weights[higher - 1].isZero {
+                for higher in weighted {
                     combined.addProduct(weights[higher - 1], reducedCost(j, higher))
                 }
                 if combined.sign < 0 {
@@ -611,13 +624,15 @@ struct ExactSolve {
                 }
             }
             weights[i - 1] = weight
+            if !weight.isZero { weighted.append(i) }
         }
-        var combined = [Rational](repeating: .zero, count: program.rowCount)
-        for i in 1...level where !weights[i - 1].isZero {
-            for (r, y) in duals[i - 1].enumerated() where !y.isZero { combined[r].addProduct(weights[i - 1], y) }
+        // Sparse as the duals are: one dense row vector per level was levels × rows.
+        var combined: [Int: Rational] = [:]
+        for i in weighted {
+            for entry in duals[i - 1] { combined[entry.index, default: .zero].addProduct(weights[i - 1], entry.value) }
         }
         var multipliers: [SolutionCertificate.Multiplier] = []
-        for (r, y) in combined.enumerated() where !y.isZero {
+        for (r, y) in combined where !y.isZero {
             multipliers.append(SolutionCertificate.Multiplier(constraint: program.rows[r].systemRow, value: (-y).description))
         }
         multipliers.sort { $0.constraint < $1.constraint }

@@ -115,8 +115,22 @@ struct LinearProgram: Sendable {
 
     /// The cost of the level-`level` objective (its error sum) on every column it touches.
     func levelCosts(_ level: Int) -> [Int: Rational] {
+        levelCosts(rows: rows.indices.filter { rows[$0].level == level })
+    }
+
+    /// The rows of each level (index 0: required), in order: one pass over the rows, so
+    /// that the costs of every level cost O(rows) in all rather than per level.
+    func rowsByLevel(levelCount: Int) -> [[Int]] {
+        var byLevel = [[Int]](repeating: [], count: levelCount + 1)
+        for (r, row) in rows.enumerated() where row.level >= 0 && row.level <= levelCount { byLevel[row.level].append(r) }
+        return byLevel
+    }
+
+    /// The costs of the error columns of `rows` (those of one level).
+    func levelCosts(rows selected: [Int]) -> [Int: Rational] {
         var costs: [Int: Rational] = [:]
-        for (r, row) in rows.enumerated() where row.level == level {
+        for r in selected {
+            let row = rows[r]
             switch row.relation {
             case .equal:
                 costs[firstAuxiliary[r]] = .one
@@ -126,6 +140,21 @@ struct LinearProgram: Sendable {
             }
         }
         return costs
+    }
+
+    /// `Σ y_r A_rj` for duals kept as their nonzeros, ascending by row (each of the
+    /// column's few entries is found by binary search).
+    func dot(sparse y: [SparseEntry], column j: Int) -> Rational {
+        var sum = Rational.zero
+        for entry in columns[j] {
+            var low = 0, high = y.count
+            while low < high {
+                let mid = (low + high) / 2
+                if y[mid].index < entry.index { low = mid + 1 } else { high = mid }
+            }
+            if low < y.count && y[low].index == entry.index { sum.addProduct(y[low].value, entry.value) }
+        }
+        return sum
     }
 
     /// `Σ y_r A_rj`.

@@ -61,7 +61,7 @@ public struct CassowaryBackend: LayoutBackend {
         var result = try solve(linear, budget: budget)
         result.statistics.duration = ContinuousClock.now - start
         result.statistics.phases?.lowering = lowering
-        return result
+        return try result.checkedRepresentable(in: system, backend: name)
     }
 
     /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).
@@ -75,10 +75,11 @@ public struct CassowaryBackend: LayoutBackend {
         // Accepted constraints get handles 0, 1, 2, … in order: the required rows come first,
         // so a handle's id is its row's place here.
         var keptRequired: [LinearRow<Double>] = []
+        var filterPivots = 0
         func exceeded() -> BackendResult {
             BackendResult(
                 solution: .budgetExceeded(variableCount: linear.variableCount),
-                statistics: SolveStatistics(iterations: solver.pivotCount, duration: ContinuousClock.now - start))
+                statistics: SolveStatistics(iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start))
         }
         #if LAYOUTBENCH_FAULTS
         let merged = PlantedFault.isActive(.floatMergesNearPriorities) ? Self.levelsMergedByIntegralPart(linear.levels) : nil
@@ -100,13 +101,18 @@ public struct CassowaryBackend: LayoutBackend {
                     if broken.isEmpty {
                         phases.solve += clock.lap()
                         let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
-                        conflict = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                        var trials = TrialBudget(solver.remainingBudget)
+                        let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired, trials: &trials)
+                        // The filter's pivots count as the solve's: the budget is charged for them.
+                        filterPivots = trials.pivots
+                        guard let found, solver.chargeBudget(trials.pivots) else { return exceeded() }
+                        conflict = found
                         phases.conflict += clock.lap()
                     }
                     #if LAYOUTBENCH_FAULTS
                     if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
                         let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
-                        let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired)
+                        let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired, budget: .unlimited) ?? []
                         conflict = Array(Set(conflict).union(found)).sorted()
                     }
                     #endif
@@ -157,14 +163,27 @@ public struct CassowaryBackend: LayoutBackend {
         return BackendResult(
             solution: solution,
             statistics: SolveStatistics(
-                iterations: solver.pivotCount, duration: ContinuousClock.now - start, phases: phases))
+                iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start, phases: phases))
     }
 
     /// Shrinks an infeasible set of required rows that contains `failing` to an irreducible
-    /// one by deletion filtering: drop a member whenever the rest is still infeasible.
-    func irreducibleConflict(failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: [LinearRow<Double>]) -> [Int] {
+    /// one by deletion filtering: drop a member whenever the rest is still infeasible. The
+    /// trial solves (up to ``conflictFilterLimit`` of them) share `budget`, what the caller's
+    /// solve has left; nil when it runs out.
+    func irreducibleConflict(
+        failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: [LinearRow<Double>], budget: Budget
+    ) -> [Int]? {
+        var trials = TrialBudget(budget)
+        return irreducibleConflict(failing: failing, explanation: explanation, kept: kept, trials: &trials)
+    }
+
+    /// ``irreducibleConflict(failing:explanation:kept:budget:)`` charging `trials`.
+    func irreducibleConflict(
+        failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: [LinearRow<Double>], trials: inout TrialBudget
+    ) -> [Int]? {
         var members = (explanation + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
-        if Self.isFeasible(members) {
+        guard let explained = trials.isFeasible(members) else { return nil }
+        if explained {
             // Rounding hid a member from the explanation: start from everything kept.
             members = (kept + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
         }
@@ -177,10 +196,44 @@ public struct CassowaryBackend: LayoutBackend {
                 }
                 var trial = members
                 trial.remove(at: index)
-                if Self.isFeasible(trial) { index += 1 } else { members = trial }
+                guard let feasible = trials.isFeasible(trial) else { return nil }
+                if feasible { index += 1 } else { members = trial }
             }
         }
         return members.map(\.constraintIndex)
+    }
+
+    /// One budget spread over a sequence of fresh solves: each gets what the earlier ones left.
+    struct TrialBudget {
+        var iterationsLeft: Int?
+        let deadline: ContinuousClock.Instant?
+        /// Pivots of the trial solves so far.
+        private(set) var pivots = 0
+
+        init(_ budget: Budget) {
+            iterationsLeft = budget.iterations
+            deadline = budget.wallTime.map { ContinuousClock.now + $0 }
+        }
+
+        /// Whether the rows can hold together; nil when the budget is spent.
+        mutating func isFeasible(_ rows: [LinearRow<Double>]) -> Bool? {
+            let now = ContinuousClock.now
+            if let deadline, now >= deadline { return nil }
+            if let iterationsLeft, iterationsLeft < 0 { return nil }
+            var solver = CassowarySolver(budget: Budget(iterations: iterationsLeft, wallTime: deadline.map { $0 - now }))
+            defer {
+                iterationsLeft = iterationsLeft.map { $0 - solver.pivotCount }
+                pivots += solver.pivotCount
+            }
+            for row in rows {
+                do {
+                    try solver.addConstraint(LinearConstraint(row))
+                } catch {
+                    return error == .budgetExceeded ? nil : false
+                }
+            }
+            return true
+        }
     }
 
     #if LAYOUTBENCH_FAULTS
@@ -193,14 +246,6 @@ public struct CassowaryBackend: LayoutBackend {
         }
     }
     #endif
-
-    static func isFeasible(_ rows: [LinearRow<Double>]) -> Bool {
-        var solver = CassowarySolver()
-        for row in rows {
-            do { try solver.addConstraint(LinearConstraint(row)) } catch { return false }
-        }
-        return true
-    }
 }
 
 /// Double arithmetic with pivot and zero tolerances of about 1e-9 of the value scale: the

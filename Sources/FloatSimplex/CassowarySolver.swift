@@ -107,6 +107,20 @@ public struct CassowarySolver: Sendable {
         meter = metered ? BudgetMeter(self.budget) : nil
     }
 
+    /// What is left of the budget now: work done outside the solver on its behalf (the
+    /// conflict filtering of ``CassowaryBackend``) runs under it, not beside it.
+    public var remainingBudget: Budget {
+        guard let meter else { return budget }
+        return Budget(iterations: budget.iterations.map { $0 - meter.iterations },
+                      wallTime: budget.wallTime.map { $0 - meter.elapsed })
+    }
+
+    /// Charges the budget for `iterations` done on the solver's behalf; false once it is spent.
+    public mutating func chargeBudget(_ iterations: Int) -> Bool {
+        guard metered, iterations > 0 else { return true }
+        return meter?.spend(iterations) != false
+    }
+
     /// At the start of a public call: a per-call budget starts afresh.
     mutating func beginCall() {
         if budgetPerCall && metered { meter = BudgetMeter(budget) }

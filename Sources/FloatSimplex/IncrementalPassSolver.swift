@@ -136,13 +136,13 @@ public struct IncrementalPassSolver: Sendable {
                 needsRebuild = true
             }
         }
+        var result: BackendResult
         do throws(PassFailure) {
             if let failure { throw failure }
             try settle()
-            var result = try answer()
+            result = try answer()
             result.statistics = SolveStatistics(
                 iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start)
-            return result
         } catch {
             needsRebuild = true
             dirty.removeAll()
@@ -156,6 +156,8 @@ public struct IncrementalPassSolver: Sendable {
             case .internalFailure(let why): throw .internalFailure(backend: "float", message: why)
             }
         }
+        // As the one-shot solve: a point beyond Double's range is no answer.
+        return try result.checkedRepresentable(in: replay.current, backend: "float")
     }
 
     // MARK: Following changes
@@ -495,7 +497,11 @@ public struct IncrementalPassSolver: Sendable {
             for variable in 0..<variableCount where !solver.knows(stableVariable(variable)) { marked.insert(variable) }
             ambiguous = marked.sorted().map { Unknown(variable: $0) }
         }
-        let conflict = broken.first.map(conflict(of:)) ?? []
+        var conflict: [Int] = []
+        if let first = broken.first {
+            guard let found = self.conflict(of: first) else { throw .budgetExceeded }
+            conflict = found
+        }
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous, broken: broken, conflict: conflict)
@@ -503,8 +509,9 @@ public struct IncrementalPassSolver: Sendable {
     }
 
     /// An irreducible conflict of the first broken constraint and the kept ones before it,
-    /// found as the one-shot backend finds it (deletion filtering of fresh solves).
-    private func conflict(of first: Int) -> [Int] {
+    /// found as the one-shot backend finds it (deletion filtering of fresh solves, under what
+    /// is left of the pass's budget); nil when that runs out.
+    private func conflict(of first: Int) -> [Int]? {
         func linearRow(_ index: Int) -> LinearRow<Double> {
             let row = entries[index].row
             return LinearRow(
@@ -515,7 +522,8 @@ public struct IncrementalPassSolver: Sendable {
         let named = Set(entries[first].explanation)
         let explanation = kept.filter { named.contains(entries[$0].key) }
         return CassowaryBackend(conflictFilterLimit: conflictFilterLimit)
-            .irreducibleConflict(failing: linearRow(first), explanation: explanation.map(linearRow), kept: kept.map(linearRow))
+            .irreducibleConflict(failing: linearRow(first), explanation: explanation.map(linearRow), kept: kept.map(linearRow),
+                                 budget: solver.remainingBudget)
     }
 }
 

@@ -406,9 +406,26 @@ struct Tableau: Sendable {
         guard symbols[symbol].isBasic else { return false }
         switch symbols[symbol].kind {
         case .slack, .error: return symbols[symbol].value < -tolerance.feasibility
-        case .dummy: return abs(symbols[symbol].value) > tolerance.feasibility
+        case .dummy:
+            // A required equality's marker must be 0. The global feasibility tolerance scales
+            // with the largest constant anywhere (a `<= 1e9` makes it 1): a row of small
+            // numbers would then hold while violated by 1, and a later move would find its
+            // violation grown, reported as a conflict while adding an optional row. The
+            // marker's own row sets the scale of its rounding instead.
+            let value = abs(symbols[symbol].value)
+            guard value > Tolerance.decision * tolerance.coefficientScale else { return false }
+            return value > min(tolerance.feasibility, Tolerance.decision * tolerance.coefficientScale * rowMagnitude(symbol))
         case .external, .retired: return false
         }
+    }
+
+    /// `|constant| + Σ |coefficient · value|` of a basic symbol's row (at least 1): the size of
+    /// the numbers whose rounding its value carries.
+    @inline(__always)
+    func rowMagnitude(_ symbol: Int) -> Double {
+        var sum = Swift.max(1, abs(symbols[symbol].constant))
+        for index in symbols[symbol].rowRange { sum += abs(terms[index].coefficient * symbols[terms[index].symbol].value) }
+        return sum
     }
 
     @inline(__always)

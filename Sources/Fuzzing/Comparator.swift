@@ -46,7 +46,29 @@ public struct BackendOutcome: Sendable {
 /// A backend that produced no result.
 public struct BackendFailure: Error, Sendable, Hashable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The backend said the solution is beyond `Double`'s range
+    /// (``BackendContract/BackendError/outOfRange(backend:constraint:message:)``): the honest
+    /// answer when the reference says so too.
+    public var isOutOfRange: Bool
+    /// The backend declined the system only when it came to solve it
+    /// (``BackendContract/BackendError/unsupported(backend:reason:)``: an outside solver that
+    /// finds out in its adapter, e.g. a priority GTK has no strength for). That is no answer
+    /// and no fault: such an outcome is left out of the judging, as if `supports` had said so.
+    public var isUnsupported: Bool
+    public init(_ message: String, isOutOfRange: Bool = false, isUnsupported: Bool = false) {
+        self.message = message
+        self.isOutOfRange = isOutOfRange
+        self.isUnsupported = isUnsupported
+    }
+
+    /// The failure a thrown error stands for.
+    public init(_ error: any Error) {
+        switch error {
+        case BackendError.outOfRange: self.init("\(error)", isOutOfRange: true)
+        case BackendError.unsupported: self.init("\(error)", isUnsupported: true)
+        default: self.init("\(error)")
+        }
+    }
 }
 
 /// Judges backends' answers against the spec's meaning of a solution (§5), never trusting a
@@ -64,10 +86,18 @@ public struct Comparator: Sendable {
     public var precisions: [String: Double]
     /// Backends that compute exactly: every disagreement of theirs is wrong.
     public var exactBackends: Set<String>
+    /// What each of the reference's own checks (a conflict's feasibility, a weighted optimum)
+    /// may spend: the campaign's per-solve budget. A check that runs out or fails is a
+    /// finding against the reference, never a silent "no claim".
+    public var referenceBudget: Budget
 
-    public init(reference: any LayoutBackend, tolerance: Tolerance = Tolerance(), backends: [any LayoutBackend] = []) {
+    public init(
+        reference: any LayoutBackend, tolerance: Tolerance = Tolerance(), backends: [any LayoutBackend] = [],
+        referenceBudget: Budget = Budget(iterations: 1_000_000, wallTime: .seconds(10))
+    ) {
         self.reference = reference
         self.tolerance = tolerance
+        self.referenceBudget = referenceBudget
         var precisions: [String: Double] = [:]
         var exact: Set<String> = [reference.name]
         for backend in backends {
@@ -85,14 +115,29 @@ public struct Comparator: Sendable {
     /// Findings about every outcome; the outcome named like the reference is the reference.
     public func compare(_ system: ConstraintSystem, outcomes: [BackendOutcome]) -> [Finding] {
         var findings: [Finding] = []
+        let referenceOutOfRange = outcomes.contains {
+            if $0.backend == reference.name, case .failure(let failure) = $0.result { failure.isOutOfRange } else { false }
+        }
         for outcome in outcomes {
             if case .failure(let failure) = outcome.result {
+                // Agreeing with the reference that the solution is no Double is right.
+                if failure.isOutOfRange && referenceOutOfRange || failure.isUnsupported { continue }
                 findings.append(Finding(kind: .crash, backends: [outcome.backend], detail: failure.message))
             } else if case .success(let result) = outcome.result, result.solution.status == .budgetExceeded {
                 findings.append(Finding(
                     kind: .budget, backends: [outcome.backend],
                     detail: "budget exceeded after \(result.statistics.iterations) iterations"))
             }
+        }
+        if referenceOutOfRange {
+            // Whoever answers with a point claims what cannot be: the point is not the solution.
+            for outcome in outcomes where outcome.backend != reference.name {
+                guard case .success(let result) = outcome.result, result.solution.status != .budgetExceeded else { continue }
+                findings.append(Finding(
+                    kind: .statusMismatch, backends: [outcome.backend, reference.name],
+                    detail: "\(result.solution.status.rawValue); reference: the solution is beyond Double's range"))
+            }
+            return findings
         }
         guard let referenceOutcome = outcomes.first(where: { $0.backend == reference.name }),
               case .success(let referenceResult) = referenceOutcome.result,
@@ -147,33 +192,60 @@ public struct Comparator: Sendable {
             return [Finding(kind: .badConflict, backends: [backend], detail: "conflict \(names) names optional or unknown constraints")]
         }
         switch feasibility(of: s.conflict, in: system) {
-        case .some(true):
+        case .feasible:
             return [Finding(kind: .badConflict, backends: [backend], detail: "conflict \(names) is feasible")]
-        case .none:
-            return []  // the reference could not decide; no claim either way
-        case .some(false):
+        case .undecided(let finding):
+            return [finding(names)]
+        case .infeasible:
             break
         }
         for member in s.conflict {
-            if feasibility(of: s.conflict.filter { $0 != member }, in: system) == false {
+            switch feasibility(of: s.conflict.filter { $0 != member }, in: system) {
+            case .infeasible:
                 return [Finding(kind: .badConflict, backends: [backend],
                                 detail: "conflict \(names) is not irreducible: still infeasible without \(system.constraintName(member))")]
+            case .undecided(let finding):
+                return [finding(names)]
+            case .feasible:
+                continue
             }
         }
         return []
     }
 
-    /// Whether the listed required constraints can hold together (nil when the reference
-    /// failed to decide).
-    func feasibility(of indices: [Int], in system: ConstraintSystem) -> Bool? {
+    /// What the reference says of a set of required constraints.
+    enum Feasibility {
+        case feasible, infeasible
+        /// The reference ran out of ``referenceBudget`` or failed: the finding against it,
+        /// given the conflict's names.
+        case undecided(@Sendable ([String]) -> Finding)
+    }
+
+    /// Whether the listed required constraints can hold together, decided by the reference
+    /// within ``referenceBudget``.
+    func feasibility(of indices: [Int], in system: ConstraintSystem) -> Feasibility {
         var subsystem = system
         subsystem.constraints = indices.map { system.constraints[$0] }
         subsystem.rowScales = [:]
-        guard let result = try? reference.solve(subsystem, budget: Budget(wallTime: .seconds(30))) else { return nil }
+        let name = reference.name
+        let result: BackendResult
+        do {
+            result = try reference.solve(subsystem, budget: referenceBudget)
+        } catch {
+            let message = "\(error)"
+            return .undecided { names in
+                Finding(kind: .crash, backends: [name], detail: "the reference failed checking conflict \(names): \(message)")
+            }
+        }
         switch result.solution.status {
-        case .optimal: return true
-        case .unsatisfiable: return false
-        case .budgetExceeded: return nil
+        case .optimal: return .feasible
+        case .unsatisfiable: return .infeasible
+        case .budgetExceeded:
+            let iterations = result.statistics.iterations
+            return .undecided { names in
+                Finding(kind: .budget, backends: [name],
+                        detail: "the reference ran out of its budget checking conflict \(names) (\(iterations) iterations)")
+            }
         }
     }
 }

@@ -6,6 +6,11 @@ import LayoutModel
 /// Re-solves corpus files with every backend that supports them and checks each result
 /// against the file's expected result.
 public struct CorpusReplay: Sendable {
+    /// A case that cannot be replayed: its expected result is missing or checks nothing.
+    public struct ReplayError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     /// One (file, backend) outcome.
     public struct Outcome: Sendable, Hashable {
         public enum Verdict: Sendable, Hashable {
@@ -15,8 +20,6 @@ public struct CorpusReplay: Sendable {
             case unsupported(String)
             /// The result differs (the differences).
             case failed([String])
-            /// The file has no expected result beside it; the solve still ran.
-            case unchecked
             /// The file says this backend fails it (`# expect-fail:`), and it still does.
             case expectedFailure([String])
             /// The file says this backend fails it, but it passed: the bug may be fixed.
@@ -83,8 +86,19 @@ public struct CorpusReplay: Sendable {
         let text = try String(contentsOf: url, encoding: .utf8)
         let system = try LayoutParser.parse(text, file: file)
         let expectedURL = ExpectedResult.url(for: url)
-        let expected = FileManager.default.fileExists(atPath: expectedURL.path)
-            ? try ExpectedResult(contentsOf: expectedURL) : nil
+        // A case without a usable expectation would pass whatever the backends answer.
+        guard FileManager.default.fileExists(atPath: expectedURL.path) else {
+            throw ReplayError(description: "\(file): no expected result (\(expectedURL.path) is missing)")
+        }
+        let expected: ExpectedResult
+        do {
+            expected = try ExpectedResult(contentsOf: expectedURL)
+        } catch {
+            throw ReplayError(description: "\(expectedURL.path): not an expected result (\(error))")
+        }
+        if let problem = expected.incompleteness(for: system) {
+            throw ReplayError(description: "\(expectedURL.path): \(problem)")
+        }
         let expectFail = FindingStore.expectedFailures(in: text)
         var outcomes: [BackendOutcome] = []
         var verdicts: [Outcome] = []
@@ -99,17 +113,21 @@ public struct CorpusReplay: Sendable {
                 let result = try backend.solve(system, budget: budget)
                 statistics = result.statistics
                 outcomes.append(BackendOutcome(backend: backend.name, result: .success(result)))
-                problems = expected?.mismatches(in: result.solution, of: system) ?? []
+                problems = expected.mismatches(in: result.solution, of: system)
+            } catch BackendError.unsupported(_, let reason) {
+                // An outside solver that finds out only in its adapter.
+                verdicts.append(Outcome(file: file, backend: backend.name, verdict: .unsupported(reason)))
+                continue
             } catch {
-                outcomes.append(BackendOutcome(backend: backend.name, result: .failure(BackendFailure("\(error)"))))
+                outcomes.append(BackendOutcome(backend: backend.name, result: .failure(BackendFailure(error))))
                 problems = ["\(error)"]
             }
-            verdicts.append(Outcome(file: file, backend: backend.name, verdict: problems.isEmpty ? (expected == nil ? .unchecked : .passed) : .failed(problems), statistics: statistics))
+            verdicts.append(Outcome(file: file, backend: backend.name, verdict: problems.isEmpty ? .passed : .failed(problems), statistics: statistics))
         }
         if let comparator {
             if !outcomes.contains(where: { $0.backend == comparator.reference.name }), comparator.reference.supports(system).isSupported {
                 let reference = comparator.reference
-                outcomes.append(BackendOutcome(backend: reference.name, result: Result { try reference.solve(system, budget: budget) }.mapError { BackendFailure("\($0)") }))
+                outcomes.append(BackendOutcome(backend: reference.name, result: Result { try reference.solve(system, budget: budget) }.mapError { BackendFailure($0) }))
             }
             for finding in comparator.compare(system, outcomes: outcomes) {
                 guard let culprit = finding.backends.first, let i = verdicts.firstIndex(where: { $0.backend == culprit }) else { continue }
@@ -117,7 +135,7 @@ public struct CorpusReplay: Sendable {
                     + ": \(finding.detail)"
                 switch verdicts[i].verdict {
                 case .failed(let problems): verdicts[i].verdict = .failed(problems + [problem])
-                case .passed, .unchecked: verdicts[i].verdict = .failed([problem])
+                case .passed: verdicts[i].verdict = .failed([problem])
                 default: break
                 }
             }
@@ -144,7 +162,7 @@ public struct CorpusReplay: Sendable {
                 let text = "metamorphic-violation (\(oracle.rawValue)): \(problem)"
                 switch verdicts[i].verdict {
                 case .failed(let problems): verdicts[i].verdict = .failed(problems + [text])
-                case .passed, .unchecked: verdicts[i].verdict = .failed([text])
+                case .passed: verdicts[i].verdict = .failed([text])
                 default: break
                 }
             }

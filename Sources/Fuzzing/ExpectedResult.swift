@@ -52,6 +52,25 @@ public struct ExpectedResult: Sendable, Hashable, Codable {
         self = try JSONDecoder().decode(ExpectedResult.self, from: Data(contentsOf: url))
     }
 
+    /// Why the expectation cannot check a solution of `system`, or nil when it can: every
+    /// view must have a frame of four components (`null` where not determined), and no frame
+    /// may name an item the system lacks. An empty `frames` would pass any answer.
+    public func incompleteness(for system: ConstraintSystem) -> String? {
+        let views = system.items.dropFirst().map(\.name)
+        if let missing = views.first(where: { frames[$0] == nil }) {
+            return frames.isEmpty ? "\"frames\" is empty: it expects nothing of the \(views.count) views"
+                : "no frame for view \(missing)"
+        }
+        let known = Set(views)
+        if let unknown = frames.keys.sorted().first(where: { !known.contains($0) }) {
+            return "a frame for \(unknown), which is not a view of the system"
+        }
+        if let (name, frame) = frames.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count != FrameComponent.allCases.count }) {
+            return "the frame of \(name) has \(frame.count) components, not \(FrameComponent.allCases.count)"
+        }
+        return nil
+    }
+
     /// The expected file that belongs beside a `.layout` file.
     public static func url(for layout: URL) -> URL {
         layout.deletingPathExtension().appendingPathExtension("expected.json")

@@ -47,7 +47,7 @@ public struct FindingStore: Sendable {
     public func prune(keeping keep: (FuzzCampaign.Report) -> Bool) throws {
         for report in try reports() where !keep(report) {
             let base = directory.appendingPathComponent(report.fingerprint)
-            for suffix in ["layout", "expected.json", "finding.json"] + (report.reproducers ?? []).map(\.suffix) {
+            for suffix in Self.fileSuffixes(of: report) {
                 try? FileManager.default.removeItem(at: base.appendingPathExtension(suffix))
             }
         }
@@ -94,6 +94,11 @@ public struct FindingStore: Sendable {
             try atomicWrite(try encoder.encode(expected), to: base.appendingPathExtension("expected.json"))
         }
         try atomicWrite(Data(reproText(report, date: date).utf8), to: base.appendingPathExtension("layout"))
+    }
+
+    /// The suffixes of the files a finding may have (`FINGERPRINT.SUFFIX`).
+    public static func fileSuffixes(of report: FuzzCampaign.Report) -> [String] {
+        ["layout", "expected.json", "finding.json"] + (report.reproducers ?? []).map(\.suffix)
     }
 
     /// Removes the temporary files of ``atomicWrite(_:to:)`` that a killed process left in

@@ -87,7 +87,8 @@ public struct FuzzCampaign: Sendable {
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         self.comparator = Comparator(
-            reference: configuration.reference, tolerance: configuration.tolerance, backends: configuration.backends)
+            reference: configuration.reference, tolerance: configuration.tolerance, backends: configuration.backends,
+            referenceBudget: configuration.budget)
     }
 
     /// The case behind an index: family, size and seed come from the campaign seed and the
@@ -193,7 +194,7 @@ public struct FuzzCampaign: Sendable {
             let (result, certificate) = try exact.solveCertified(system, budget: configuration.budget)
             return (BackendOutcome(backend: exact.name, result: .success(result)), certificate)
         } catch {
-            return (BackendOutcome(backend: exact.name, result: .failure(BackendFailure("\(error)"))), nil)
+            return (BackendOutcome(backend: exact.name, result: .failure(BackendFailure(error))), nil)
         }
     }
 
@@ -290,7 +291,7 @@ public struct FuzzCampaign: Sendable {
             guard oracle != .relabelPriorities else { return false }
             let semantics = SemanticsJudge(comparator: comparator)
             let weights = SemanticsJudge.weights(mapping, levels: system.optionalLevels)
-            return semantics.weightedOptimum(system, broken: reference.broken, weights: weights)?.ambiguous.isEmpty == true
+            return (try? semantics.weightedOptimum(system, broken: reference.broken, weights: weights)?.get())?.ambiguous.isEmpty == true
         }
     }
 
@@ -299,7 +300,7 @@ public struct FuzzCampaign: Sendable {
         do {
             return BackendOutcome(backend: backend.name, result: .success(try backend.solve(system, budget: configuration.budget)))
         } catch {
-            return BackendOutcome(backend: backend.name, result: .failure(BackendFailure("\(error)")))
+            return BackendOutcome(backend: backend.name, result: .failure(BackendFailure(error)))
         }
     }
 
@@ -328,6 +329,7 @@ public struct FuzzCampaign: Sendable {
         var finding: Finding
         switch outcome.result {
         case .failure(let failure):
+            if failure.isUnsupported { return nil }
             finding = Finding(kind: .metamorphicViolation, backends: [backend.name],
                               detail: "the transformed system failed: \(failure.message)", oracle: oracle.rawValue)
         case .success(let result):
@@ -486,7 +488,7 @@ public struct FuzzCampaign: Sendable {
         var objective = reference.exactObjective ?? reference.objective.map { "\($0)" }
         if case .weighted(let mapping) = writer.capabilities.priorities {
             let weights = SemanticsJudge.weights(mapping, levels: rows.levels)
-            guard let optimum = SemanticsJudge(comparator: comparator).weightedOptimum(system, broken: reference.broken, weights: weights)
+            guard let optimum = try? SemanticsJudge(comparator: comparator).weightedOptimum(system, broken: reference.broken, weights: weights)?.get()
             else { return nil }
             objective = [optimum.value]
         }

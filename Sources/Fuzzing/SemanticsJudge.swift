@@ -23,6 +23,7 @@ struct SemanticsJudge: Sendable {
         let result: BackendResult
         switch outcome.result {
         case .failure(let failure):
+            if failure.isUnsupported { return [] }
             return [Finding(kind: .crash, backends: [backend], detail: failure.message)]
         case .success(let r):
             result = r
@@ -125,11 +126,16 @@ struct SemanticsJudge: Sendable {
     }
 
     /// The exact optimum of the weighted objective for the kept required rows, from the
-    /// reference (nil when it cannot compute one).
-    func weightedOptimum(_ system: ConstraintSystem, broken: [Int], weights: [Rational]) -> WeightedOptimum? {
+    /// reference within the comparator's ``Comparator/referenceBudget``: nil when the
+    /// reference cannot compute one at all, the error when it failed or ran out.
+    func weightedOptimum(_ system: ConstraintSystem, broken: [Int], weights: [Rational]) -> Result<WeightedOptimum, BackendError>? {
         guard let exact = comparator.reference as? any WeightedOptimumComputing else { return nil }
-        return try? exact.weightedOptimum(system, broken: broken, weights: weights.map(\.description),
-                                          budget: Budget(wallTime: .seconds(30)))
+        do {
+            return .success(try exact.weightedOptimum(system, broken: broken, weights: weights.map(\.description),
+                                                      budget: comparator.referenceBudget))
+        } catch {
+            return .failure(error)
+        }
     }
 
     func judgeWeighted(
@@ -139,9 +145,19 @@ struct SemanticsJudge: Sendable {
     ) -> [Finding] {
         let referenceName = comparator.reference.name
         let weights = Self.weights(mapping, levels: rows.levels)
-        guard let optimum = weightedOptimum(system, broken: ref.broken, weights: weights),
-              let best = Rational(optimum.value)
-        else { return [] }  // undecided: no claim
+        let optimum: WeightedOptimum
+        switch weightedOptimum(system, broken: ref.broken, weights: weights) {
+        case nil:
+            return []  // a reference without weighted optima: no claim
+        case .failure(let error)?:
+            return [Finding(kind: .crash, backends: [referenceName],
+                            detail: "the reference failed computing the weighted optimum (\(mapping.description)): \(error)")]
+        case .success(let found)?:
+            optimum = found
+        }
+        guard let best = Rational(optimum.value) else {
+            return [Finding(kind: .crash, backends: [referenceName], detail: "the reference's weighted optimum \(optimum.value) is not a rational")]
+        }
         var value = Rational.zero
         var slack = 0.0
         for (k, w) in weights.enumerated() {

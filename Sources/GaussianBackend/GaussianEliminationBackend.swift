@@ -159,7 +159,7 @@ public struct GaussianEliminationBackend: LayoutBackend {
             ambiguous: undetermined.map(Unknown.init(variable:)),
             broken: broken,
             conflict: conflict)
-        return BackendResult(solution: solution, statistics: statistics())
+        return try BackendResult(solution: solution, statistics: statistics()).checkedRepresentable(in: system, backend: name)
     }
 
     /// Why the constraints themselves put the system out of reach, or nil.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Runner
 
 /// A positive, finite number of seconds given on the command line.
 ///
@@ -6,9 +7,8 @@ import ArgumentParser
 /// values are usage errors with the option's name rather than traps in the conversion to a
 /// `Duration` (issue 18: `--time-limit nan` used to crash).
 struct Seconds: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
-    /// The largest accepted value: 30 days, far beyond any campaign, well inside `Int64`
-    /// milliseconds.
-    static let maximum = 30.0 * 24 * 3600
+    /// The largest accepted value (``CommandLineNumbers/maximumSeconds``).
+    static let maximum = CommandLineNumbers.maximumSeconds
 
     let value: Double
 
@@ -18,13 +18,13 @@ struct Seconds: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertib
     }
 
     init?(argument: String) {
-        guard let value = Double(argument), value.isFinite, value > 0, value <= Self.maximum else { return nil }
+        guard let value = CommandLineNumbers.seconds(argument) else { return nil }
         self.value = value
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
 
-    var duration: Duration { .milliseconds(Int64((value * 1000).rounded(.up))) }
+    var duration: Duration { CommandLineNumbers.duration(seconds: value) }
 
     var description: String {
         value == value.rounded() ? String(Int64(value)) : String(value)

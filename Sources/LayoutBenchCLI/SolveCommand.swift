@@ -146,6 +146,11 @@ struct SolveCommand: ParsableCommand {
             return (certified, CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution))
         } catch let exit as ExitCode {
             throw exit
+        } catch BackendError.outOfRange(_, let constraint, let message) {
+            // Valid, but its solution is no number: the input's fault, told at the constraint.
+            let at = system.constraints.indices.contains(constraint) ? system.constraints[constraint].source?.first : nil
+            printError((at.map { "\(file):\($0)" } ?? label) + ": " + message)
+            throw ExitStatus.invalidInput
         } catch {
             printError("\(label): \(error)")
             throw ExitStatus.internalFailure

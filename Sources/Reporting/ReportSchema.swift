@@ -1,3 +1,5 @@
+import Foundation
+
 /// The versioned JSON documents `bench` and `fuzz` write and `report` reads (docs/report-schema.md).
 ///
 /// Every document carries `schema` (`"layoutbench.bench"` or `"layoutbench.fuzz"`) and
@@ -258,6 +260,10 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
     public var verdictNote: String?
     /// The case's conditioning.
     public var conditioning: FuzzConditioning?
+    /// SHA-256 (hex) of each stored file of the finding, by suffix (`layout`, `expected.json`,
+    /// `finding.json`, reproducers): `report merge` refuses a file that is missing or differs.
+    /// Absent in reports written before digests were recorded.
+    public var digests: [String: String]?
 
     public init(
         fingerprint: String, kind: String, backends: [String], oracle: String?, detail: String, caseIndex: UInt64,
@@ -286,7 +292,7 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case fingerprint, kind, backends, oracle, detail, caseIndex, family, size, seed, originalConstraints
-        case reducedConstraints, reducedViews, repro, verdict, perturbation, verdictNote, conditioning
+        case reducedConstraints, reducedViews, repro, verdict, perturbation, verdictNote, conditioning, digests
     }
 
     /// Reads version-1 entries (no verdict: `wrong`) as well as version-2 ones.
@@ -309,6 +315,7 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
         perturbation = try c.decodeIfPresent(Double.self, forKey: .perturbation)
         verdictNote = try c.decodeIfPresent(String.self, forKey: .verdictNote)
         conditioning = try c.decodeIfPresent(FuzzConditioning.self, forKey: .conditioning)
+        digests = try c.decodeIfPresent([String: String].self, forKey: .digests)
     }
 
     /// The finding's signature, `class/backend[/oracle][@verdict]`.
@@ -357,6 +364,10 @@ public struct ShardSummary: Sendable, Hashable, Codable {
     /// Per generator family: cases, and cases with wrong or ill-conditioned findings
     /// (absent in version-1 reports).
     public var families: [String: FamilyTally]?
+    /// SHA-256 (hex) of the summary's content (``contentDigest``), written by the shard:
+    /// `report merge` refuses a summary edited since, and two different copies of one shard.
+    /// Absent in reports written before digests were recorded.
+    public var digest: String?
 
     public init(
         index: Int, cases: Int, interrupted: Bool, occurrences: [String: Int], crashedCases: [UInt64], seconds: Double,
@@ -369,6 +380,22 @@ public struct ShardSummary: Sendable, Hashable, Codable {
         self.crashedCases = crashedCases
         self.seconds = seconds
         self.families = families
+    }
+
+    /// The digest of everything but `seconds` (which differs between equal runs) and
+    /// `digest` itself.
+    public var contentDigest: String {
+        var content = self
+        content.seconds = 0
+        content.digest = nil
+        return SHA256.canonicalDigest(of: content)
+    }
+
+    /// The summary with its digest recorded.
+    public func withDigest() -> ShardSummary {
+        var summary = self
+        summary.digest = contentDigest
+        return summary
     }
 }
 
@@ -397,6 +424,10 @@ public struct FuzzReport: Sendable, Hashable, Codable {
     public var sizes: [Int]?
     /// Stored findings, sorted by fingerprint.
     public var findings: [FuzzFindingEntry]
+    /// SHA-256 (hex) of the report's content (``contentDigest``), written with it:
+    /// `report merge` refuses a report edited since. Absent in reports written before
+    /// digests were recorded.
+    public var digest: String?
 
     public init(
         seed: UInt64, shardCount: Int, shards: [ShardSummary], missingShards: [Int], backends: [String],
@@ -452,6 +483,21 @@ public struct FuzzReport: Sendable, Hashable, Codable {
     public var withoutTimings: FuzzReport {
         var copy = self
         for i in copy.shards.indices { copy.shards[i].seconds = 0 }
+        copy.digest = nil
         return copy
+    }
+
+    /// The digest of everything but `digest` itself.
+    public var contentDigest: String {
+        var content = self
+        content.digest = nil
+        return SHA256.canonicalDigest(of: content)
+    }
+
+    /// The report with its digest recorded.
+    public func withDigest() -> FuzzReport {
+        var report = self
+        report.digest = contentDigest
+        return report
     }
 }

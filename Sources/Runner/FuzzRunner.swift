@@ -33,6 +33,13 @@ public struct FuzzRunOptions: Sendable {
     }
 }
 
+extension FuzzRunOptions {
+    /// The shard's share of `cases` (nil for a run bounded by time).
+    var shardTotal: Int? {
+        cases.map { total in total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0 }
+    }
+}
+
 /// What a run has done so far, for progress display.
 public struct FuzzProgress: Sendable {
     public var completed: Int
@@ -88,6 +95,43 @@ struct Checkpoint: Codable {
     /// Seconds spent before the last resume.
     var seconds: Double
     var finished: Bool
+
+    /// The checkpoint in `data` (read from `url`) if it belongs to the run `options`
+    /// describe; else an error naming `url`.
+    static func read(_ data: Data, at url: URL, options: FuzzRunOptions) throws(CampaignError) -> Checkpoint {
+        let checkpoint: Checkpoint
+        do {
+            checkpoint = try JSONDecoder().decode(Checkpoint.self, from: data)
+        } catch {
+            throw CampaignError("\(url.path): not a checkpoint (\(error))")
+        }
+        guard checkpoint.spec == options.spec, checkpoint.shard == options.shard, checkpoint.cases == options.cases else {
+            throw CampaignError("\(url.path) belongs to another campaign (seed, families, backends, shard or --cases differ)")
+        }
+        if let problem = checkpoint.inconsistency(shardTotal: options.shardTotal) {
+            throw CampaignError("\(url.path): \(problem); it does not belong to this campaign's run")
+        }
+        return checkpoint
+    }
+
+    /// What makes the checkpoint impossible for a shard of `shardTotal` cases (nil: a run
+    /// bounded by time): completed positions past the shard's end, a position counted twice,
+    /// a finished run that did not complete its cases, a negative or non-finite time.
+    func inconsistency(shardTotal: Int?) -> String? {
+        if let shardTotal {
+            if completed.below > UInt64(shardTotal) || completed.above.contains(where: { $0 >= UInt64(shardTotal) }) {
+                return "it records \(completed.below) cases completed in a row (and \(completed.above.count) more) of the shard's \(shardTotal)"
+            }
+            if finished && completed.count != shardTotal {
+                return "it records a finished run of \(completed.count) of the shard's \(shardTotal) cases"
+            }
+        }
+        if completed.above.contains(where: { $0 < completed.below }) {
+            return "it records cases below \(completed.below) both in a row and apart"
+        }
+        if !seconds.isFinite || seconds < 0 { return "it records \(seconds) seconds spent" }
+        return nil
+    }
 }
 
 /// Runs one shard of a fuzz campaign on a pool of Dispatch worker threads, in-process or
@@ -158,15 +202,13 @@ public final class FuzzRunner: Sendable {
         let perSignature = options.spec.perSignature
         let shard = options.shard
         var previousSeconds = 0.0
+        let shardTotal = options.shardTotal
         var initial = State(completed: CompletedPositions())
         if let data = try? Data(contentsOf: checkpointURL) {
             guard options.resume else {
                 throw CampaignError("\(options.outDirectory.path) already holds a run; use --resume to continue it or choose another --out")
             }
-            let checkpoint = try JSONDecoder().decode(Checkpoint.self, from: data)
-            guard checkpoint.spec == options.spec, checkpoint.shard == options.shard, checkpoint.cases == options.cases else {
-                throw CampaignError("the checkpoint in \(options.outDirectory.path) belongs to another campaign (seed, families, backends, shard or --cases differ)")
-            }
+            let checkpoint = try Checkpoint.read(data, at: checkpointURL, options: options)
             initial.completed = checkpoint.completed
             previousSeconds = checkpoint.seconds
             // Findings of the cases completed before the resume.
@@ -185,9 +227,6 @@ public final class FuzzRunner: Sendable {
         let campaign = try options.spec.campaign(catalog: catalog)
         let state = Locked(initial)
         let start = ContinuousClock.now
-        let shardTotal = options.cases.map { total in
-            total > shard.index ? (total - shard.index + shard.count - 1) / shard.count : 0
-        }
         let checkpointLock = Locked(())
         let secondsBefore = previousSeconds
         let checkpointURL = self.checkpointURL
@@ -297,12 +336,13 @@ public final class FuzzRunner: Sendable {
             index: shard.index, cases: final.completed.count, interrupted: interrupted,
             occurrences: final.counts, crashedCases: final.crashed.sorted(),
             seconds: previousSeconds + (ContinuousClock.now - start).inSeconds,
-            families: try familyTallies(campaign: campaign, completed: final.completed))
+            families: try familyTallies(campaign: campaign, completed: final.completed)).withDigest()
         let report = FuzzReport(
             seed: options.spec.seed, shardCount: shard.count, shards: [summary], missingShards: [],
             backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
             requestedCases: options.cases, sizes: [options.spec.minSize, options.spec.maxSize],
-            findings: try store.reports().map { Self.entry($0) }.sorted { $0.fingerprint < $1.fingerprint })
+            findings: try store.reports().map { try Self.entry($0, digestingFilesIn: findingsURL) }
+                .sorted { $0.fingerprint < $1.fingerprint }).withDigest()
         try Self.write(report, to: reportURL)
         return report
     }
@@ -357,7 +397,22 @@ public final class FuzzRunner: Sendable {
             })
     }
 
-    /// Writes a report as sorted, indented JSON, atomically.
+    /// The report entry of a stored finding, with the SHA-256 of each of its files in
+    /// `directory` (the repro, the expected answer, the finding, the reproducers).
+    static func entry(_ report: FuzzCampaign.Report, digestingFilesIn directory: URL) throws -> FuzzFindingEntry {
+        var entry = entry(report)
+        var digests: [String: String] = [:]
+        for suffix in FindingStore.fileSuffixes(of: report) {
+            let url = directory.appendingPathComponent("\(report.fingerprint).\(suffix)")
+            guard let data = try? Data(contentsOf: url) else { continue }
+            digests[suffix] = SHA256.hex(data)
+        }
+        entry.digests = digests
+        return entry
+    }
+
+    /// Writes a report as sorted, indented JSON, atomically (with the digest it carries:
+    /// build it with ``FuzzReport/withDigest()``).
     public static func write(_ report: FuzzReport, to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

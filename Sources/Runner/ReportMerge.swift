@@ -17,20 +17,23 @@ public enum ReportMerge {
     public static func merge(inputs: [URL], into output: URL) throws -> FuzzReport {
         var reports: [(URL, FuzzReport)] = []
         for input in inputs {
-            let url = input.appendingPathComponent("report.json")
-            guard let data = try? Data(contentsOf: url) else {
-                // A shard that died before writing its report: it shows up as missing.
-                continue
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw MergeError(description: "\(input.path): no such folder")
             }
+            let url = input.appendingPathComponent("report.json")
+            // A shard that died before writing its report: it shows up as missing.
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
             let document: ReportDocument
             do {
-                document = try ReportDocument.decode(data)
+                document = try ReportDocument.decode(try Data(contentsOf: url))
             } catch {
                 throw MergeError(description: "\(url.path): \(error)")
             }
             guard case .fuzz(let report) = document else {
                 throw MergeError(description: "\(url.path) is not a fuzz report")
             }
+            try verify(report, at: url, findings: input.appendingPathComponent("findings"))
             reports.append((input, report))
         }
         guard let first = reports.first?.1 else {
@@ -43,10 +46,18 @@ public enum ReportMerge {
                 throw MergeError(description: "\(url.path) belongs to another campaign (seed, shard count, backends, families, --cases, sizes or --per-signature differ)")
             }
         }
-        var shards: [Int: ShardSummary] = [:]
+        var shards: [Int: (summary: ShardSummary, source: URL)] = [:]
         var entries: [String: (entry: FuzzFindingEntry, source: URL)] = [:]
         for (url, report) in reports {
-            for shard in report.shards where shards[shard.index] == nil { shards[shard.index] = shard }
+            for shard in report.shards {
+                if let (seen, source) = shards[shard.index] {
+                    guard seen.contentDigest == shard.contentDigest else {
+                        throw MergeError(description: "\(url.appendingPathComponent("report.json").path): shard \(shard.index) differs from its copy in \(source.appendingPathComponent("report.json").path) (two different runs of one shard)")
+                    }
+                    continue
+                }
+                shards[shard.index] = (shard, url)
+            }
             for entry in report.findings {
                 if let existing = entries[entry.fingerprint], existing.entry.caseIndex <= entry.caseIndex { continue }
                 entries[entry.fingerprint] = (entry, url)
@@ -65,7 +76,7 @@ public enum ReportMerge {
         let findingsOut = output.appendingPathComponent("findings")
         try FileManager.default.createDirectory(at: findingsOut, withIntermediateDirectories: true)
         for (entry, source) in kept {
-            for suffix in ["layout", "expected.json", "finding.json"] {
+            for suffix in fileSuffixes(of: entry) {
                 let from = source.appendingPathComponent("findings").appendingPathComponent("\(entry.fingerprint).\(suffix)")
                 let to = findingsOut.appendingPathComponent("\(entry.fingerprint).\(suffix)")
                 guard from.standardizedFileURL != to.standardizedFileURL, let data = try? Data(contentsOf: from) else { continue }
@@ -73,18 +84,52 @@ public enum ReportMerge {
             }
         }
         // A folder merged into before may hold findings that are no longer kept.
-        let keptNames = Set(kept.flatMap { entry, _ in ["layout", "expected.json", "finding.json"].map { "\(entry.fingerprint).\($0)" } })
+        let keptNames = Set(kept.flatMap { entry, _ in fileSuffixes(of: entry).map { "\(entry.fingerprint).\($0)" } })
         for name in (try? FileManager.default.contentsOfDirectory(atPath: findingsOut.path)) ?? [] where !keptNames.contains(name) {
             try? FileManager.default.removeItem(at: findingsOut.appendingPathComponent(name))
         }
         let merged = FuzzReport(
             seed: first.seed, shardCount: first.shardCount,
-            shards: shards.values.sorted { $0.index < $1.index },
+            shards: shards.values.map(\.summary).sorted { $0.index < $1.index },
             missingShards: (0..<first.shardCount).filter { shards[$0] == nil },
             backends: first.backends, families: first.families, perSignature: first.perSignature,
             requestedCases: first.requestedCases, sizes: first.sizes,
-            findings: kept.map(\.0).sorted { $0.fingerprint < $1.fingerprint })
+            findings: kept.map(\.0).sorted { $0.fingerprint < $1.fingerprint }).withDigest()
         try FuzzRunner.write(merged, to: output.appendingPathComponent("report.json"))
         return merged
+    }
+
+    /// The files of a finding: those whose digests its shard recorded (reports written before
+    /// digests: the repro, the expected answer and the finding).
+    static func fileSuffixes(of entry: FuzzFindingEntry) -> [String] {
+        entry.digests.map { $0.keys.sorted() } ?? ["layout", "expected.json", "finding.json"]
+    }
+
+    /// Refuses a report whose content, shard summaries or finding files differ from what
+    /// their digests recorded when they were written: a hand edit, a truncated or missing file.
+    static func verify(_ report: FuzzReport, at url: URL, findings: URL) throws {
+        if let digest = report.digest, digest != report.contentDigest {
+            throw MergeError(description: "\(url.path): the report was changed after it was written (its SHA-256 digest does not match)")
+        }
+        for shard in report.shards {
+            if let digest = shard.digest, digest != shard.contentDigest {
+                throw MergeError(description: "\(url.path): shard \(shard.index)'s summary was changed after it was written (its SHA-256 digest does not match)")
+            }
+        }
+        for entry in report.findings {
+            // Names become paths below `findings/`: one path component each, never `..`.
+            for name in [entry.fingerprint] + (entry.digests ?? [:]).keys where name.isEmpty || name.hasPrefix(".") || name.contains("/") {
+                throw MergeError(description: "\(url.path): finding \"\(entry.fingerprint)\" names a file \"\(name)\" that is not a plain file name")
+            }
+            for (suffix, digest) in (entry.digests ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let file = findings.appendingPathComponent("\(entry.fingerprint).\(suffix)")
+                guard let data = try? Data(contentsOf: file) else {
+                    throw MergeError(description: "\(file.path): missing (finding \(entry.fingerprint) of \(url.path))")
+                }
+                guard SHA256.hex(data) == digest else {
+                    throw MergeError(description: "\(file.path): differs from the file its shard wrote (truncated or edited; finding \(entry.fingerprint) of \(url.path))")
+                }
+            }
+        }
     }
 }

@@ -26,6 +26,27 @@ struct BudgetTests {
         #expect(cut.statistics.iterations <= 101)
     }
 
+    /// Thousands of priority levels on one view: every level's optimality check is charged
+    /// as an iteration, so `--max-iterations` ends the walk over the levels (before, it
+    /// counted 0 iterations and ran for minutes in hundreds of megabytes).
+    @Test("an iteration budget ends a walk over 3,000 priority levels")
+    func manyLevels() throws {
+        var text = "root s 0 0 1000 1000\nview a\n"
+        for i in 0..<3000 { text += "a.width == \(i) @\(1 + Double(i) * 998 / 3000)\n" }
+        let system = try LayoutParser.parse(text)
+        #expect(system.optionalLevels.count == 3000)
+        let cut = try ExactSimplexBackend().solve(system, budget: Budget(iterations: 20))
+        #expect(cut.solution.status == .budgetExceeded)
+        #expect(cut.statistics.iterations <= 21)
+        // A few dozen levels solve, with the level checks counted.
+        var small = "root s 0 0 1000 1000\nview a\n"
+        for i in 0..<30 { small += "a.width == \(i) @\(1 + Double(i) * 30)\n" }
+        let full = try ExactSimplexBackend().solve(try LayoutParser.parse(small), budget: .unlimited)
+        #expect(full.solution.status == .optimal)
+        #expect(full.solution.values[2] == 29)
+        #expect(full.statistics.iterations >= 30)
+    }
+
     /// These solves need no pivot at all (the crash basis is optimal and the determinacy
     /// test needs no LP), so only the clock checks between pivots can stop them.
     @Test("a time budget ends solves that never pivot", arguments: ["centered", "table-cells", "conflict-late"])

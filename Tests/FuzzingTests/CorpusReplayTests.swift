@@ -34,7 +34,7 @@ let allBackends: [any LayoutBackend] = [ExactSimplexBackend(), CassowaryBackend(
         let outcomes = try replay.replay(file: file)
         for outcome in outcomes {
             switch outcome.verdict {
-            case .passed, .unchecked, .expectedFailure:
+            case .passed, .expectedFailure:
                 break
             case .unexpectedPass:
                 Issue.record("\(outcome.backend) passes \((file as NSString).lastPathComponent), which is marked expect-fail: remove the marker")
@@ -93,5 +93,58 @@ let allBackends: [any LayoutBackend] = [ExactSimplexBackend(), CassowaryBackend(
         #expect(expected.mismatches(in: solution, of: Self.system).isEmpty)
         solution.exactValues = ["333333/1000000", "0", "10", "0"]
         #expect(expected.mismatches(in: solution, of: Self.system).count == 1)
+    }
+}
+
+/// `replay` refuses a case whose expectation would let any answer pass.
+@Suite struct ReplayExpectationTests {
+    static let system = "root s 0 0 100 100\nview a\na.width == 10\na.height == 20\n"
+
+    /// Writes `case.layout` (and `case.expected.json` when given) to a fresh folder.
+    func writeCase(expected: String?) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("case.layout")
+        try Data(Self.system.utf8).write(to: file)
+        if let expected { try Data(expected.utf8).write(to: folder.appendingPathComponent("case.expected.json")) }
+        return file.path
+    }
+
+    func expectation(frames: String) -> String {
+        #"{"status": "optimal", "frames": \#(frames), "objective": [], "ambiguous": ["a.x", "a.y"], "broken": [], "conflict": []}"#
+    }
+
+    func refusal(_ file: String) -> String? {
+        do {
+            _ = try CorpusReplay(backends: [ExactSimplexBackend()]).replay(file: file)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aCompleteExpectationPasses() throws {
+        let file = try writeCase(expected: expectation(frames: #"{"a": [null, null, 10, 20]}"#))
+        let outcomes = try CorpusReplay(backends: [ExactSimplexBackend()]).replay(file: file)
+        #expect(outcomes.map(\.verdict) == [.passed])
+    }
+
+    @Test func aCaseWithoutExpectedResultIsRefused() throws {
+        let file = try writeCase(expected: nil)
+        let message = try #require(refusal(file))
+        #expect(message.contains(file) && message.contains("case.expected.json is missing"))
+    }
+
+    @Test(arguments: [
+        (#"[]"#, "not an expected result"),
+        (#"{}"#, "\"frames\" is empty"),
+        (#"{"a": []}"#, "has 0 components"),
+        (#"{"a": [null, null, 10]}"#, "has 3 components"),
+        (#"{"a": [null, null, 10, 20], "ghost": [1, 2, 3, 4]}"#, "ghost, which is not a view"),
+    ])
+    func anExpectationThatChecksNothingIsRefused(frames: String, reason: String) throws {
+        let file = try writeCase(expected: expectation(frames: frames))
+        let message = try #require(refusal(file))
+        #expect(message.contains("case.expected.json") && message.contains(reason), "\(message)")
     }
 }

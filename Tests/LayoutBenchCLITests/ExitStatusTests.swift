@@ -40,6 +40,17 @@ import Testing
 /// The one exit contract (README): 2 for usage and invalid input, 3 for a backend that
 /// declines a valid system.
 @Suite struct ExitStatusTests {
+    /// A valid system whose solution is beyond Double's range: every backend exits 2 with the
+    /// same positioned error, none prints an "optimal" point (issue 18 item 4).
+    @Test(arguments: ["float", "gaussian", "exact"])
+    func aSolutionBeyondDoubleIsAPositionedError(_ backend: String) throws {
+        let file = try SequenceCommandTests.file(
+            "overflow.layout", "root s 0 0 100 100\nview a\nview b\na.width == 1e300\nb.width == 1e300 * a.width\n")
+        let run = try SequenceCommandTests.run(["solve", file, "--backend", backend])
+        #expect(run.status == 2, "\(run.error)")
+        #expect(run.error.hasPrefix("\(file):5:1: the solution is beyond Double's range at c2"), "\(run.error)")
+    }
+
     @Test func aValidSystemTheBackendDeclinesExitsThree() throws {
         let file = try SequenceCommandTests.file("optional.layout", NumericArgumentTests.layout + "a.width == 80 @250\n")
         let run = try SequenceCommandTests.run(["solve", file, "--backend", "gaussian"])

@@ -42,22 +42,7 @@ func seedFiles() throws -> [(String, String)] {
     ]
 
     /// Splits text into tokens and the separators between them, so mutations stay local.
-    static func pieces(_ text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        var inWord = false
-        for ch in text {
-            let isSpace = ch == " " || ch == "\n" || ch == "\t"
-            if isSpace == inWord && !current.isEmpty {
-                pieces.append(current)
-                current = ""
-            }
-            inWord = !isSpace
-            current.append(ch)
-        }
-        if !current.isEmpty { pieces.append(current) }
-        return pieces
-    }
+    static func pieces(_ text: String) -> [String] { TextPieces.split(text) }
 
     static func mutate(_ original: [String], _ random: inout TestRandom) -> String {
         var pieces = original

@@ -58,7 +58,12 @@ final class Counter: Sendable {
 /// The parts of a report that must not depend on how a campaign was run.
 func outcome(_ r: FuzzReport) -> [String] {
     ["cases \(r.cases)", "occurrences \(r.occurrences.sorted { $0.key < $1.key })",
-     "crashed \(r.crashedCases)"] + r.findings.map { "\($0)" }
+     "crashed \(r.crashedCases)"] + r.findings.map { entry in
+        // Digests in key order: a dictionary's description is not.
+        var bare = entry
+        bare.digests = nil
+        return "\(bare) \((entry.digests ?? [:]).sorted { $0.key < $1.key })"
+     }
 }
 
 func reproFiles(_ url: URL) throws -> [String: Data] {
@@ -328,4 +333,123 @@ func isZombie(_ pid: pid_t) -> Bool {
     let text = String(decoding: stat, as: UTF8.self)
     guard let close = text.lastIndex(of: ")") else { return false }
     return text[text.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+}
+
+/// `report merge` and `--resume` refuse inputs that differ from what was written.
+@Suite(.serialized) struct IntegrityTests {
+    /// A two-shard campaign with findings, run once for all the tests of the suite.
+    static let shards: [URL] = {
+        let urls = [temporaryDirectory("integrity-s0"), temporaryDirectory("integrity-s1")]
+        for (k, url) in urls.enumerated() { _ = try? run(Shard(index: k, count: 2), jobs: 1, into: url) }
+        return urls
+    }()
+
+    /// A fresh copy of shard `k`'s folder, to spoil.
+    func copy(_ k: Int) throws -> URL {
+        let url = temporaryDirectory("integrity-copy")
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: Self.shards[k], to: url)
+        return url
+    }
+
+    /// The repro file of the first finding in a shard folder.
+    func firstRepro(in folder: URL) throws -> URL {
+        let report = try readReport(folder)
+        let entry = try #require(report.findings.first)
+        #expect(entry.digests?["layout"] != nil)
+        return folder.appendingPathComponent(entry.repro)
+    }
+
+    /// The merge's refusal, or nil when it merged.
+    func refusal(_ inputs: [URL]) -> String? {
+        do {
+            _ = try ReportMerge.merge(inputs: inputs, into: temporaryDirectory("integrity-out"))
+            return nil
+        } catch let error as ReportMerge.MergeError {
+            return error.description
+        } catch {
+            return "unexpected error \(error)"
+        }
+    }
+
+    @Test func untouchedShardsMergeAndDigestsSurviveTheMerge() throws {
+        let merged = temporaryDirectory("integrity-merged")
+        let report = try ReportMerge.merge(inputs: Self.shards, into: merged)
+        #expect(!report.findings.isEmpty)
+        #expect(report.digest == report.contentDigest)
+        #expect(report.shards.allSatisfy { $0.digest != nil && $0.digest == $0.contentDigest })
+        // The merged folder is itself a verified input.
+        #expect(refusal([merged] + Self.shards) == nil)
+    }
+
+    @Test func aHandEditedReproIsRefused() throws {
+        let folder = try copy(0)
+        let repro = try firstRepro(in: folder)
+        try (String(contentsOf: repro, encoding: .utf8) + "a.width == 1\n").write(to: repro, atomically: true, encoding: .utf8)
+        let message = try #require(refusal([folder, Self.shards[1]]))
+        #expect(message.hasPrefix(repro.path) && message.contains("edited"), "\(message)")
+    }
+
+    @Test func aTruncatedReproIsRefused() throws {
+        let folder = try copy(0)
+        let repro = try firstRepro(in: folder)
+        let data = try Data(contentsOf: repro)
+        try data.prefix(data.count / 2).write(to: repro)
+        let message = try #require(refusal([folder, Self.shards[1]]))
+        #expect(message.hasPrefix(repro.path) && message.contains("truncated"), "\(message)")
+    }
+
+    @Test func aMissingReproIsRefused() throws {
+        let folder = try copy(1)
+        let repro = try firstRepro(in: folder)
+        try FileManager.default.removeItem(at: repro)
+        let message = try #require(refusal([Self.shards[0], folder]))
+        #expect(message.hasPrefix(repro.path) && message.contains("missing"), "\(message)")
+    }
+
+    @Test func aHandEditedReportIsRefused() throws {
+        let folder = try copy(0)
+        let url = folder.appendingPathComponent("report.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var shards = try #require(json["shards"] as? [[String: Any]])
+        shards[0]["cases"] = 99_999
+        json["shards"] = shards
+        try JSONSerialization.data(withJSONObject: json).write(to: url)
+        let message = try #require(refusal([folder, Self.shards[1]]))
+        #expect(message.hasPrefix(url.path) && message.contains("changed after it was written"), "\(message)")
+    }
+
+    @Test func twoDifferentCopiesOfOneShardAreRefused() throws {
+        let partial = temporaryDirectory("integrity-partial")
+        _ = try run(Shard(index: 0, count: 2), jobs: 1, into: partial, stopAfter: 3)
+        let message = try #require(refusal([Self.shards[0], partial, Self.shards[1]]))
+        #expect(message.contains(partial.path) && message.contains(Self.shards[0].path) && message.contains("shard 0 differs"),
+                "\(message)")
+        // The same shard twice is one shard.
+        #expect(refusal([Self.shards[0], Self.shards[0], Self.shards[1]]) == nil)
+    }
+
+    @Test func aNonexistentFolderIsRefused() throws {
+        let ghost = temporaryDirectory("integrity-ghost")
+        try FileManager.default.removeItem(at: ghost)
+        let message = try #require(refusal(Self.shards + [ghost]))
+        #expect(message == "\(ghost.path): no such folder")
+    }
+
+    @Test func aCheckpointInconsistentWithTheCampaignIsRefused() throws {
+        let folder = temporaryDirectory("integrity-resume")
+        _ = try run(jobs: 1, into: folder, stopAfter: 5)
+        let url = folder.appendingPathComponent("checkpoint.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var completed = try #require(json["completed"] as? [String: Any])
+        completed["below"] = 99_999
+        json["completed"] = completed
+        try JSONSerialization.data(withJSONObject: json).write(to: url)
+        let error = try #require(throws: CampaignError.self) { try run(jobs: 1, into: folder, resume: true) }
+        #expect(error.description.hasPrefix(url.path) && error.description.contains("99999"), "\(error.description)")
+        // Not JSON at all: refused naming the file too.
+        try Data("{\"spec\": ".utf8).write(to: url)
+        let garbled = try #require(throws: CampaignError.self) { try run(jobs: 1, into: folder, resume: true) }
+        #expect(garbled.description.hasPrefix(url.path + ": not a checkpoint"), "\(garbled.description)")
+    }
 }

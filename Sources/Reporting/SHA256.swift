@@ -1,3 +1,5 @@
+import Foundation
+
 /// SHA-256 (FIPS 180-4), for the digests that identify a recorded run (its report's bytes)
 /// and a finding's repro file. Foundation on Linux has no CryptoKit, and a run's identity
 /// must not collide by accident the way a 64-bit hash of millions of reports could.
@@ -8,6 +10,16 @@ public enum SHA256 {
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text
         }.joined()
+    }
+
+    /// The digest of a value's sorted-key JSON: the same content gives the same digest
+    /// whatever order its dictionaries were built or encoded in.
+    public static func canonicalDigest(of value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // The report documents hold plain numbers, strings, arrays and dictionaries: encoding
+        // them cannot fail (a non-finite Double cannot be decoded into them in the first place).
+        return hex((try? encoder.encode(value)) ?? Data())
     }
 
     /// The 32-byte digest of `bytes`.
