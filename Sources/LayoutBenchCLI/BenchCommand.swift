@@ -87,7 +87,7 @@ struct BenchCommand: ParsableCommand {
         if !["standard", "quick", "apps", "sequences"].contains(suite) { throw ValidationError("--suite takes standard, quick, apps or sequences") }
         if suite == "sequences", repetitions != nil { throw ValidationError("--repetitions is not for --suite sequences: each pass is one sample (see --steps)") }
         if suite != "sequences", steps != nil { throw ValidationError("--steps is for --suite sequences") }
-        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1") }
+        if let steps, !(1...100_000).contains(steps) { throw ValidationError("--steps takes 1 to 100,000") }
         if corpus != nil && suite != "apps" { throw ValidationError("--corpus is for --suite apps") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }

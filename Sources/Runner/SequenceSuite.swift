@@ -155,7 +155,8 @@ extension SequenceSuite {
                 status = answer.solution.status.rawValue
                 let statistics = answer.statistics
                 let timed = statistics.solverTime ?? statistics.duration
-                if pass.pass == 0 {
+                // The first pass is a sample only of a sequence without updates.
+                if pass.pass == 0 && total > 0 {
                     if answer.solution.status != .budgetExceeded { result.initialSolve = Double(BenchRunner.nanoseconds(timed)) }
                     continue
                 }

@@ -78,6 +78,7 @@ import Testing
         let unknown = try SequenceCommandTests.run(["bench", "--suite", "sequences", "--families", "nope", "--no-history", "--quiet"])
         #expect(unknown.status == 2 && unknown.error.contains("unknown sequence family 'nope'"), "\(unknown.error)")
         #expect(try SequenceCommandTests.run(["bench", "--suite", "sequences", "--repetitions", "2"]).status == 2)
+        #expect(try SequenceCommandTests.run(["bench", "--suite", "sequences", "--steps", "1000000000000"]).status == 2)
     }
 
     @Test func benchAppsWithoutTheCorpusSaysWhere() throws {
