@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "History", targets: ["History"]),
         .library(name: "MathematicalProgramming", targets: ["MathematicalProgramming"]),
         .library(name: "ExactLP", targets: ["ExactLP"]),
+        .library(name: "GuidedFuzzing", targets: ["GuidedFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -81,6 +82,12 @@ let package = Package(
             name: "Fuzzing",
             dependencies: ["LayoutModel", "BackendContract", "ExactArithmetic", "ExactSimplex", "CertificateChecker", "Generator"],
             swiftSettings: plantedFaults),
+        // The coverage-guided fuzzer's logic, without libFuzzer: bytes ↔ valid systems, the
+        // structural mutator, the judge. The libFuzzer harness is its own package (Fuzz/).
+        .target(
+            name: "GuidedFuzzing",
+            dependencies: ["LayoutModel", "BackendContract", "ExactSimplex", "FloatSimplex", "GaussianBackend", "Fuzzing", "Generator"],
+            swiftSettings: plantedFaults),
         // Versioned report documents and their renderings (HTML, Markdown, terminal).
         .target(name: "Reporting"),
         // Parallel workers, isolation, sharding, checkpoints; bench and fuzz at scale.
@@ -101,9 +108,11 @@ let package = Package(
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 "InterfaceBuilder",
-                "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP",
+                "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP", "GuidedFuzzing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // `guided findings --planted-fault` (debug builds only).
+            swiftSettings: plantedFaults
         ),
         .testTarget(
             name: "LayoutModelTests",
@@ -158,7 +167,26 @@ let package = Package(
             ],
             swiftSettings: plantedFaults
         ),
+        .testTarget(
+            name: "GuidedFuzzingTests",
+            dependencies: ["GuidedFuzzing", "Fuzzing", "LayoutModel", "Generator", "BackendContract"],
+            swiftSettings: plantedFaults
+        ),
         .testTarget(name: "ExactLPTests", dependencies: ["ExactLP", "MathematicalProgramming", "ExactArithmetic"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The coverage-guided fuzzer (libFuzzer): only when LAYOUTBENCH_FUZZ is set, which
+// scripts/fuzz-guided.sh does for its own scratch path (.build-fuzz, `-sanitize=fuzzer`).
+// The normal build and the release binary never see this target.
+if Context.environment["LAYOUTBENCH_FUZZ"] != nil {
+    package.targets += [
+        .systemLibrary(name: "CFuzzerHooks", path: "Fuzz/CFuzzerHooks"),
+        .executableTarget(
+            name: "GuidedFuzzer", dependencies: ["GuidedFuzzing", "BackendContract", "CFuzzerHooks"], path: "Fuzz/GuidedFuzzer",
+            swiftSettings: plantedFaults),
+    ]
+    package.products += [.executable(name: "guided-fuzzer", targets: ["GuidedFuzzer"])]
+}
+

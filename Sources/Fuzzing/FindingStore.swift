@@ -71,9 +71,13 @@ public struct FindingStore: Sendable {
         lines.append("# detail: " + f.detail.replacingOccurrences(of: "\n", with: " "))
         if let oracle = f.oracle { lines.append("# oracle: \(oracle)" + (report.transform.map { " — \($0)" } ?? "")) }
         lines.append("# case \(spec.index): family \(spec.family), size \(spec.size), seed \(spec.seed)")
-        // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
-        let seeds = spec.family.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
-        lines.append("# regenerate: layoutbench generate \(seeds)--family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+        if spec.family == "guided" {
+            lines.append("# from the coverage-guided fuzzer: the seed is the FNV-1a hash of its input (scripts/fuzz-guided.sh)")
+        } else {
+            // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
+            let seeds = spec.family.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
+            lines.append("# regenerate: layoutbench generate \(seeds)--family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+        }
         lines.append("# original: \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         if let date { lines.append("# found: \(date)") }
         if let culprit = f.backends.first { lines.append("# expect-fail: \(culprit)") }

@@ -10,6 +10,7 @@ enum CommandRegistry {
         BenchCommand.self,
         IncrementalBenchCommand.self,
         FuzzCommand.self,
+        GuidedCommand.self,
         ReplayCommand.self,
         PrintCommand.self,
         ExportLPCommand.self,

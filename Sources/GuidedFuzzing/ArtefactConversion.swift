@@ -1,0 +1,64 @@
+import Fuzzing
+import Generator
+import LayoutModel
+
+/// Turns libFuzzer's artefacts (the inputs it saved when the harness aborted) into the
+/// findings `layoutbench fuzz` writes: each artefact is decoded, judged again in this
+/// process, and every wrong finding on it is reduced by the project's reducer and packed
+/// with its repro and the reference's expectation.
+public struct ArtefactConversion: Sendable {
+    public let judge: GuidedJudge
+
+    public init(judge: GuidedJudge = GuidedJudge()) { self.judge = judge }
+
+    /// The reduced findings of one artefact (`index` orders artefacts: the finding store keeps
+    /// the lowest index per fingerprint). Empty when the artefact no longer shows a wrong
+    /// finding (a hang or an out-of-memory artefact, or a fault not planted here).
+    public func reports(of bytes: [UInt8], index: UInt64) -> [FuzzCampaign.Report] {
+        let guided = GuidedCase(bytes: bytes)
+        let seed = GuidedJudge.seed(of: bytes)
+        var seen = Set<String>()
+        return judge.findings(guided, seed: seed)
+            .filter { GuidedJudge.isFatal($0.occurrence.finding) && seen.insert($0.occurrence.finding.signature).inserted }
+            .map { judge.report($0, caseIndex: index, seed: seed, oracle: guided.oracle) }
+    }
+}
+
+/// Seeds for the guided fuzzer: systems in the byte form.
+public enum GuidedSeeds {
+    /// Every family (but `long-chain`, too long for the fuzzer's inputs) at a few sizes and
+    /// seeds, as `(name, bytes)`.
+    public static func fromFamilies(sizes: [Int] = [2, 4, 8], seeds: ClosedRange<UInt64> = 1...2) -> [(String, [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        for family in Families.all where family.name != "long-chain" {
+            for size in sizes {
+                for seed in seeds {
+                    let system = generate(family: family, size: size, seed: seed).system
+                    out.append(("\(family.name)-n\(size)-s\(seed)", GuidedCase(system: system).bytes))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The first `count` cases of the generative campaign `layoutbench fuzz --seed SEED
+    /// --backend all` (every family but long-chain, 1–10 views), each with its oracle and
+    /// re-decision as the campaign judges it: the generative fuzzer's inputs in this form, so
+    /// that coverage of both fuzzers is measured by one harness.
+    public static func fromCampaign(seed: UInt64, count: Int) -> [(String, [UInt8])] {
+        let campaign = FuzzCampaign(FuzzCampaign.Configuration(
+            seed: seed, families: Families.all.filter { $0.name != "long-chain" }, backends: [],
+            reference: GuidedJudge().campaign.configuration.reference, reducer: nil))
+        return (0..<UInt64(max(count, 0))).compactMap { index in
+            let spec = campaign.caseSpec(index)
+            guard let system = campaign.system(for: spec) else { return nil }
+            let guided = GuidedCase(system: system, oracle: spec.oracle, redecide: index % 4 == 0)
+            return ("case-\(index)", guided.bytes)
+        }
+    }
+
+    /// A `.layout` file's text (a system or an update sequence) as a seed.
+    public static func fromLayout(_ text: String, file: String) throws -> [UInt8] {
+        GuidedCase(sequence: try LayoutParser.parseSequence(text, file: file)).bytes
+    }
+}
