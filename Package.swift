@@ -144,7 +144,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting",
-                "ChildProcesses",
+                "ChildProcesses", "FloatSimplex",
             ]
         ),
         .testTarget(
