@@ -127,6 +127,13 @@ public struct BenchResult: Sendable, Hashable, Codable {
     /// For an outside solver, whose `timing` is its own work measured inside its adapter:
     /// the rest of each solve (process round trip, JSON, model building in the adapter).
     public var overhead: TimingSummary?
+    /// Sequence rows (`bench --suite sequences`) only: the update passes the backend answered
+    /// in the timed run (each one sample of `timing`); fewer than the sequence has when the
+    /// row's time limit cut it short (the note says so).
+    public var passes: Int?
+    /// Sequence rows only: the sequence's first pass, the initial system solved before any
+    /// update, in nanoseconds (the solver's own time for an outside solver); not a sample.
+    public var initialSolve: Double?
 
     public init(
         family: String, size: Int, seed: UInt64, views: Int, constraints: Int, backend: String, status: String,
