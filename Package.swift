@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "MathematicalProgramming", targets: ["MathematicalProgramming"]),
         .library(name: "ExactLP", targets: ["ExactLP"]),
         .library(name: "GuidedFuzzing", targets: ["GuidedFuzzing"]),
+        .library(name: "VisualFormatDifferential", targets: ["VisualFormatDifferential"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,6 +71,8 @@ let package = Package(
             name: "OutsideSolvers",
             dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "ChildProcesses", "ExactSimplex"]
         ),
+        // LayoutBench's VFL against GTK 4's own VFL parser over seeded lines (`vfl-diff`).
+        .target(name: "VisualFormatDifferential", dependencies: ["LayoutModel", "Generator", "OutsideSolvers"]),
         // General linear programs with exact data, and the MPS reader (docs/netlib.md).
         .target(name: "MathematicalProgramming", dependencies: ["ExactArithmetic", "ChildProcesses", "LayoutModel"]),
         // The exact simplex as a general LP solver with certificates, and their checker.
@@ -109,6 +112,7 @@ let package = Package(
                 "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
                 "InterfaceBuilder",
                 "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP", "GuidedFuzzing",
+                "VisualFormatDifferential",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `guided findings --planted-fault` (debug builds only).
@@ -140,7 +144,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "Fuzzing", "Generator", "LayoutModel", "BackendContract", "ExactSimplex", "GaussianBackend", "Reporting",
-                "ChildProcesses",
+                "ChildProcesses", "FloatSimplex",
             ]
         ),
         .testTarget(
@@ -151,6 +155,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "VisualFormatDifferentialTests", dependencies: ["VisualFormatDifferential", "OutsideSolvers"]),
         .testTarget(
             name: "InterfaceBuilderTests",
             dependencies: ["InterfaceBuilder", "LayoutModel", "BackendContract", "ExactSimplex", "Generator"]

@@ -49,8 +49,8 @@ if [ ${#apt_missing[@]} -gt 0 ]; then
     || echo "layoutbench: apt-get could not install ${apt_missing[*]}; those adapters stay unavailable" >&2
 fi
 
-# The GTK adapter is C: built into a git-ignored folder beside its source whenever its
-# source is newer than the binary (make decides).
+# The GTK adapter and gtk_vfl (GTK's VFL parser, for `vfl-diff`) are C: built into a
+# git-ignored folder beside their sources whenever a source is newer than its binary (make decides).
 if pkg-config --exists gtk4 json-glib-1.0 2>/dev/null && command -v cc >/dev/null 2>&1; then
   make --no-print-directory -s -C "$(dirname "${BASH_SOURCE[0]}")/solvers/gtk" >&2 \
     || echo "layoutbench: the GTK adapter did not build; it stays unavailable" >&2

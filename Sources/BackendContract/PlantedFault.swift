@@ -52,10 +52,11 @@ public enum PlantedFault: String, Sendable, Hashable, CaseIterable {
     /// A basic unknown counts as undetermined only through free columns before its pivot.
     case gaussianFreeColumnsBeforePivot = "gaussian-free-columns-before-pivot"
 
-    // The float backend's incremental path (caught by unit tests; by sequence fuzzing later).
+    // The float backend's incremental path (caught by `fuzz --sequences` and by unit tests).
     /// `suggestValue` moves the edit constant but does not re-optimise.
     case incrementalSuggestSkipsOptimize = "incremental-suggest-skips-optimize"
-    /// A rejected addition's rollback keeps one journal entry (the first one recorded).
+    /// A failed attempt's rollback (a rejected addition, an infeasible constant change) keeps
+    /// one journal entry: a basic symbol's value, the first the attempt journaled.
     case incrementalRollbackKeepsEntry = "incremental-rollback-keeps-entry"
     /// Removing an optional constraint leaves its error symbol's cost in the objective.
     case incrementalRemovalKeepsErrorCost = "incremental-removal-keeps-error-cost"

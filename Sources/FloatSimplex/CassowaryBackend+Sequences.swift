@@ -6,7 +6,8 @@ extension CassowaryBackend {
     /// the solver's incremental API and nothing is solved from scratch (spec §7: each answer
     /// is still that of a fresh solve of the pass's system). `budget` applies to each pass.
     public func solve(_ sequence: UpdateSequence, budget: Budget) -> SequenceResult {
-        var driver = IncrementalPassSolver(sequence: sequence, conflictFilterLimit: conflictFilterLimit)
+        var driver = IncrementalPassSolver(
+            sequence: sequence, conflictFilterLimit: conflictFilterLimit, ambiguityProbeLimit: ambiguityProbeLimit)
         var passes: [PassOutcome] = []
         passes.reserveCapacity(sequence.passCount)
         for pass in 0..<sequence.passCount {

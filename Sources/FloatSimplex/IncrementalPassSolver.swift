@@ -85,28 +85,35 @@ public struct IncrementalPassSolver: Sendable {
     /// A solver call failed mid-pass: the next pass starts from a new solver.
     private var needsRebuild = true
     private let conflictFilterLimit: Int
+    /// At most this many variables the ambiguity estimate leaves undecided are probed per pass.
+    private let ambiguityProbeLimit: Int
     /// Whether results carry the ambiguity estimate (a walk over the whole tableau).
     public var reportsAmbiguity: Bool
 
     /// A driver positioned before the first pass of `sequence`; ``solveNextPass(_:budget:)``
     /// with no steps answers the first pass.
-    public init(initial: ConstraintSystem, reportsAmbiguity: Bool = true, conflictFilterLimit: Int = 256) throws(LayoutError) {
-        self.init(replay: try SequenceReplay(initial: initial), reportsAmbiguity: reportsAmbiguity, conflictFilterLimit: conflictFilterLimit)
+    public init(
+        initial: ConstraintSystem, reportsAmbiguity: Bool = true, conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64
+    ) throws(LayoutError) {
+        self.init(replay: try SequenceReplay(initial: initial), reportsAmbiguity: reportsAmbiguity,
+                  conflictFilterLimit: conflictFilterLimit, ambiguityProbeLimit: ambiguityProbeLimit)
     }
 
     /// A driver positioned before the first pass of `sequence`, whose `updates[k]` are the
     /// steps of the (k+2)-th call of ``solveNextPass(_:budget:)``.
-    public init(sequence: UpdateSequence, reportsAmbiguity: Bool = true, conflictFilterLimit: Int = 256) {
-        self.init(replay: sequence.makeReplay(), reportsAmbiguity: reportsAmbiguity, conflictFilterLimit: conflictFilterLimit)
+    public init(sequence: UpdateSequence, reportsAmbiguity: Bool = true, conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64) {
+        self.init(replay: sequence.makeReplay(), reportsAmbiguity: reportsAmbiguity, conflictFilterLimit: conflictFilterLimit,
+                  ambiguityProbeLimit: ambiguityProbeLimit)
     }
 
-    private init(replay: SequenceReplay, reportsAmbiguity: Bool, conflictFilterLimit: Int) {
+    private init(replay: SequenceReplay, reportsAmbiguity: Bool, conflictFilterLimit: Int, ambiguityProbeLimit: Int) {
         self.replay = replay
         solver = CassowarySolver()
         itemSerials = Array(replay.current.items.indices)
         nextSerial = replay.current.items.count
         self.reportsAmbiguity = reportsAmbiguity
         self.conflictFilterLimit = conflictFilterLimit
+        self.ambiguityProbeLimit = ambiguityProbeLimit
     }
 
     /// The system of the pass last answered.
@@ -493,7 +500,19 @@ public struct IncrementalPassSolver: Sendable {
         if reportsAmbiguity {
             var variableOfStable: [Int: Int] = [:]
             for variable in 0..<variableCount { variableOfStable[stableVariable(variable).index] = variable }
-            var marked = Set(solver.ambiguousVariables().compactMap { variableOfStable[$0.index] })
+            // As a fresh solve does (CassowaryBackend): the estimate, then probes for the
+            // variables it leaves undecided (degenerate vertices), weaker than every level.
+            let estimate = solver.ambiguityEstimate()
+            var marked = Set(estimate.ambiguous.compactMap { variableOfStable[$0.index] })
+            let probeLevel = (labelsInUse.last ?? 0) + 1
+            if probeLevel <= Int(Int32.max) {
+                for variable in estimate.undecided.prefix(ambiguityProbeLimit) {
+                    guard let own = variableOfStable[variable.index], !marked.contains(own) else { continue }
+                    for moved in solver.movesOnOptimalSet(variable, probeLevel: probeLevel) {
+                        if let v = variableOfStable[moved.index] { marked.insert(v) }
+                    }
+                }
+            }
             for variable in 0..<variableCount where !solver.knows(stableVariable(variable)) { marked.insert(variable) }
             ambiguous = marked.sorted().map { Unknown(variable: $0) }
         }

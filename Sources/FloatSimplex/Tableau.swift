@@ -534,11 +534,20 @@ struct Tableau: Sendable {
     mutating func rollBack(to checkpoint: Checkpoint) {
         journaling = false
         #if LAYOUTBENCH_FAULTS
-        let kept = PlantedFault.isActive(.incrementalRollbackKeepsEntry) ? 1 : 0
-        #else
-        let kept = 0
+        // Planted fault: one journal entry is not undone — the value of the first symbol (in
+        // recording order) whose value the attempt journaled and that is basic once the rest is
+        // rolled back keeps the attempt's value (a number, not structure: the tableau stays
+        // usable, and its answer wrong).
+        var attemptValues: [(symbol: Int, value: Double)] = []
+        if PlantedFault.isActive(.incrementalRollbackKeepsEntry) {
+            for entry in journal[..<journalLength] {
+                if case .value(let symbol, _) = entry, symbol < checkpoint.symbolCount, !attemptValues.contains(where: { $0.symbol == symbol }) {
+                    attemptValues.append((symbol, symbols[symbol].value))
+                }
+            }
+        }
         #endif
-        while journalLength > kept {
+        while journalLength > 0 {
             journalLength -= 1
             switch journal[journalLength] {
             case .row(let symbol, let start, let count, let constant, let wasBasic, let oldRank):
@@ -572,6 +581,9 @@ struct Tableau: Sendable {
         lowRank = checkpoint.lowRank
         highRank = checkpoint.highRank
         tolerance = checkpoint.tolerance
+        #if LAYOUTBENCH_FAULTS
+        if let kept = attemptValues.first(where: { symbols[$0.symbol].isBasic }) { symbols[kept.symbol].value = kept.value }
+        #endif
     }
 
     // MARK: Cone walks

@@ -1,4 +1,5 @@
 import BackendContract
+import ExactSimplex
 import Foundation
 import Generator
 import LayoutModel
@@ -84,6 +85,9 @@ public struct CorpusReplay: Sendable {
     public func replay(file: String) throws -> [Outcome] {
         let url = URL(fileURLWithPath: file)
         let text = try String(contentsOf: url, encoding: .utf8)
+        if let sequence = try? LayoutParser.parseSequence(text, file: file), sequence.passCount > 1 {
+            return replay(sequence, file: file, text: text)
+        }
         let system = try LayoutParser.parse(text, file: file)
         let expectedURL = ExpectedResult.url(for: url)
         // A case without a usable expectation would pass whatever the backends answer.
@@ -173,6 +177,48 @@ public struct CorpusReplay: Sendable {
             case .passed: verdicts[i].verdict = .unexpectedPass
             default: break
             }
+        }
+        return verdicts
+    }
+
+    /// Replays an update sequence (a repro of `fuzz --sequences`): every backend answers every
+    /// pass its own way, each pass is judged against the reference (the comparator's, else the
+    /// exact backend: a sequence has no expected result beside it), and each backend's answers
+    /// against its own answers to the passes alone (the from-scratch oracle).
+    func replay(_ sequence: UpdateSequence, file: String, text: String) -> [Outcome] {
+        let expectFail = FindingStore.expectedFailures(in: text)
+        let comparator = self.comparator ?? Comparator(reference: ExactSimplexBackend(), backends: backends)
+        var configuration = FuzzCampaign.Configuration(
+            seed: 0, families: [], backends: backends, reference: comparator.reference, tolerance: comparator.tolerance)
+        configuration.budget = budget
+        var problems: [String: [String]] = [:]
+        for finding in FuzzCampaign(configuration).judge(sequence) {
+            guard let culprit = finding.backends.first else { continue }
+            let what = finding.kind.rawValue + (finding.oracle.map { " (\($0))" } ?? "")
+                + (finding.verdict == .wrong ? "" : " (\(finding.verdict.rawValue))")
+            problems[culprit, default: []].append("\(finding.wherePhrase ?? "-"): \(what): \(finding.detail)")
+        }
+        var verdicts: [Outcome] = []
+        for backend in backends {
+            // A backend that supports no pass is unsupported; its failures on passes it
+            // supports are the comparator's crash and budget findings.
+            let unsupported = sequence.passSystems.compactMap { system -> String? in
+                if case .unsupported(let reason) = backend.supports(system) { return reason } else { return nil }
+            }
+            if unsupported.count == sequence.passCount, let reason = unsupported.first {
+                verdicts.append(Outcome(file: file, backend: backend.name, verdict: .unsupported(reason)))
+                continue
+            }
+            let own = problems[backend.name] ?? []
+            var verdict: Outcome.Verdict = own.isEmpty ? .passed : .failed(own)
+            if expectFail.contains(backend.name) {
+                switch verdict {
+                case .failed(let problems): verdict = .expectedFailure(problems)
+                case .passed: verdict = .unexpectedPass
+                default: break
+                }
+            }
+            verdicts.append(Outcome(file: file, backend: backend.name, verdict: verdict))
         }
         return verdicts
     }

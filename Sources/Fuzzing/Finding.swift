@@ -86,6 +86,11 @@ public struct Finding: Sendable, Hashable, Codable {
     public var verdictNote: String?
     /// The case's conditioning.
     public var conditioning: Conditioning?
+    /// For an update sequence (spec §7): the pass at which the backend first went wrong this
+    /// way, 1-based as in the file (pass 1 is the first system), and the update steps the
+    /// sequence had taken by then. Nil for a case that is one system.
+    public var pass: Int?
+    public var step: Int?
 
     public init(
         kind: Kind, backends: [String], detail: String, oracle: String? = nil, seed: UInt64? = nil, family: String? = nil,
@@ -104,7 +109,7 @@ public struct Finding: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, backends, detail, oracle, seed, family, verdict, perturbation, verdictNote, conditioning
+        case kind, backends, detail, oracle, seed, family, verdict, perturbation, verdictNote, conditioning, pass, step
     }
 
     /// Reads findings written before verdicts existed as `wrong` (nothing was forgiven then).
@@ -120,6 +125,14 @@ public struct Finding: Sendable, Hashable, Codable {
         perturbation = try c.decodeIfPresent(Double.self, forKey: .perturbation)
         verdictNote = try c.decodeIfPresent(String.self, forKey: .verdictNote)
         conditioning = try c.decodeIfPresent(Conditioning.self, forKey: .conditioning)
+        pass = try c.decodeIfPresent(Int.self, forKey: .pass)
+        step = try c.decodeIfPresent(Int.self, forKey: .step)
+    }
+
+    /// Where in an update sequence the finding first showed, in words (nil for a system).
+    public var wherePhrase: String? {
+        guard let pass else { return nil }
+        return "pass \(pass)" + (step.map { " (after \($0) update step\($0 == 1 ? "" : "s"))" } ?? "")
     }
 
     /// What de-duplicates findings: the class, the backend at fault, the oracle and, for

@@ -71,14 +71,21 @@ public struct FindingStore: Sendable {
         lines.append("# detail: " + f.detail.replacingOccurrences(of: "\n", with: " "))
         if let oracle = f.oracle { lines.append("# oracle: \(oracle)" + (report.transform.map { " — \($0)" } ?? "")) }
         lines.append("# case \(spec.index): family \(spec.family), size \(spec.size), seed \(spec.seed)")
-        if spec.family == "guided" {
-            lines.append("# from the coverage-guided fuzzer: the seed is the FNV-1a hash of its input (scripts/fuzz-guided.sh)")
+        if let base = spec.base {
+            // An update sequence: the sequence family's steps on a system of the base family.
+            lines.append("# sequence: \(spec.family) on \(base), size \(spec.size), \(spec.steps ?? 0) steps asked, seed \(spec.seed) (generateSequence)")
+            if let at = f.wherePhrase { lines.append("# first wrong: \(at) of the case" + (report.reproPass.map { "; pass \($0) of this repro" } ?? "")) }
+            lines.append("# original: \(report.originalSteps ?? 0) steps, \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedSteps ?? 0) steps in \(report.reducedPasses ?? 1) passes, \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         } else {
-            // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
-            let seeds = spec.family.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
-            lines.append("# regenerate: layoutbench generate \(seeds)--family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+            if spec.family == "guided" {
+                lines.append("# from the coverage-guided fuzzer: the seed is the FNV-1a hash of its input (scripts/fuzz-guided.sh)")
+            } else {
+                // A seed family (`fuzz --seeds`) is regenerated from the campaign's seeds folder.
+                let seeds = spec.family.hasPrefix("seed:") ? "--seeds SEEDS_DIR " : ""
+                lines.append("# regenerate: layoutbench generate \(seeds)--family \(spec.family) --size \(spec.size) --seed \(spec.seed)")
+            }
+            lines.append("# original: \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         }
-        lines.append("# original: \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         if let date { lines.append("# found: \(date)") }
         if let culprit = f.backends.first { lines.append("# expect-fail: \(culprit)") }
         lines.append("# verdict: \(f.verdict.rawValue)")

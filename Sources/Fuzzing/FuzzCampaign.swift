@@ -33,6 +33,11 @@ public struct FuzzCampaign: Sendable {
         /// just before it solves, so that an isolated worker can tell its parent what was
         /// running if it dies.
         public var willSolve: (@Sendable (String, MetamorphicOracle?) -> Void)?
+        /// Sequence families (spec §7): when not empty, every case is an update sequence of
+        /// one of them on a system of one of ``families`` (``SequenceCases``), not a system.
+        public var sequenceFamilies: [SequenceFamily] = []
+        /// A sequence case's step count is drawn uniformly from 1 through this.
+        public var maxSteps: Int = 16
 
         public init(
             seed: UInt64, families: [Family], sizes: ClosedRange<Int> = 1...10, backends: [any LayoutBackend],
@@ -59,6 +64,13 @@ public struct FuzzCampaign: Sendable {
         public var size: Int
         public var seed: UInt64
         public var oracle: MetamorphicOracle?
+        /// For an update sequence: the base family whose system the steps change (``family``
+        /// is then the sequence family) and the steps asked for. Nil for a system.
+        public var base: String?
+        public var steps: Int?
+
+        /// Whether the case is an update sequence.
+        public var isSequence: Bool { base != nil }
     }
 
     /// A finding with its repro.
@@ -79,6 +91,12 @@ public struct FuzzCampaign: Sendable {
         /// A standalone program in the culprit's own language and API (outside solvers),
         /// written beside the repro as `FINGERPRINT.SUFFIX`.
         public var reproducers: [ReproducerFile]?
+        /// For an update sequence: steps and passes before and after reduction, and the pass
+        /// of the repro at which the finding shows first (1-based).
+        public var originalSteps: Int?
+        public var reducedSteps: Int?
+        public var reducedPasses: Int?
+        public var reproPass: Int?
     }
 
     public let configuration: Configuration
@@ -95,6 +113,7 @@ public struct FuzzCampaign: Sendable {
     /// index only (``SeededGenerator/caseSeed(campaign:index:)``).
     public func caseSpec(_ index: UInt64) -> CaseSpec {
         let seed = SeededGenerator.caseSeed(campaign: configuration.seed, index: index)
+        if !configuration.sequenceFamilies.isEmpty { return sequenceCaseSpec(index, seed: seed) }
         var choice = SeededGenerator(seed: SplitMix64.mix(seed ^ 0x5eed_f00d))
         let family = configuration.families[choice.index(below: configuration.families.count)]
         let size = choice.int(in: configuration.sizes)
@@ -119,11 +138,14 @@ public struct FuzzCampaign: Sendable {
         public var system: ConstraintSystem
         /// One finding per signature.
         public var findings: [Occurrence]
+        /// The update sequence, for a sequence case (``system`` is then its first pass).
+        public var sequence: UpdateSequence?
     }
 
     /// Generates and judges one case.
     public func judge(_ index: UInt64) -> CaseFindings {
         let spec = caseSpec(index)
+        if spec.isSequence { return judgeSequenceCase(spec) }
         guard let family = configuration.families.first(where: { $0.name == spec.family }) else {
             return CaseFindings(spec: spec, system: ConstraintSystem(rootName: "root", frame: [.zero, .zero, .zero, .zero]), findings: [])
         }
@@ -144,12 +166,27 @@ public struct FuzzCampaign: Sendable {
     /// Runs one case and returns its findings, each reduced.
     public func run(_ index: UInt64) -> [Report] {
         let found = judge(index)
+        if let sequence = found.sequence {
+            return found.findings.map { report($0.finding, sequence: sequence, spec: found.spec) }
+        }
         return found.findings.map { report($0.finding, transform: $0.transform, system: found.system, spec: found.spec) }
+    }
+
+    /// Regenerates a case and packs one of its findings as a report (reduced unless `reduce`
+    /// is false); nil when the case cannot be regenerated.
+    public func report(_ occurrence: Occurrence, spec: CaseSpec, reduce: Bool = true) -> Report? {
+        if spec.isSequence {
+            guard let sequence = sequence(for: spec) else { return nil }
+            return report(occurrence.finding, sequence: sequence, spec: spec, reduce: reduce)
+        }
+        guard let system = system(for: spec) else { return nil }
+        return report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec, reduce: reduce)
     }
 
     /// The system of a case, regenerated from its spec.
     public func system(for spec: CaseSpec) -> ConstraintSystem? {
-        configuration.families.first { $0.name == spec.family }.map { generate(family: $0, size: spec.size, seed: spec.seed).system }
+        if spec.isSequence { return sequence(for: spec)?.initial }
+        return configuration.families.first { $0.name == spec.family }.map { generate(family: $0, size: spec.size, seed: spec.seed).system }
     }
 
     /// Solves with every supporting backend and collects comparator, reference-check and
@@ -334,11 +371,7 @@ public struct FuzzCampaign: Sendable {
                               detail: "the transformed system failed: \(failure.message)", oracle: oracle.rawValue)
         case .success(let result):
             if result.solution.status == .budgetExceeded { return nil }
-            var tolerance = configuration.tolerance
-            if let unit = backend.capabilities.roundingUnit {
-                // Both answers are rounded (whole pixels): each may be a unit off.
-                tolerance.absolute = SemanticsJudge.rounded(tolerance.absolute, unit: 2 * unit, rows: system.lowered(as: Rational.self))
-            }
+            let tolerance = metamorphicTolerance(backend, system)
             guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: tolerance) else { return nil }
             finding = Finding(kind: .metamorphicViolation, backends: [backend.name], detail: v, oracle: oracle.rawValue)
             if comparator.precision(of: backend.name) != nil {
@@ -349,14 +382,28 @@ public struct FuzzCampaign: Sendable {
         return (finding, transformed.description)
     }
 
+    /// The tolerance two answers of one backend are compared with: the campaign's, widened
+    /// for a backend that rounds its answers (whole pixels: each may be a unit off).
+    func metamorphicTolerance(_ backend: any LayoutBackend, _ system: ConstraintSystem) -> Tolerance {
+        var tolerance = configuration.tolerance
+        if let unit = backend.capabilities.roundingUnit {
+            tolerance.absolute = SemanticsJudge.rounded(tolerance.absolute, unit: 2 * unit, rows: system.lowered(as: Rational.self))
+        }
+        return tolerance
+    }
+
     /// The verdict of a metamorphic violation: the worst verdict of the comparator's
     /// findings about the backend's answers to the original and the transformed system.
-    func classifyViolation(_ violation: Finding, backend: String, answers: [(ConstraintSystem, Solution)], measure: Bool) -> Finding {
+    /// `labels` name the answers in the verdict's note.
+    func classifyViolation(
+        _ violation: Finding, backend: String, answers: [(ConstraintSystem, Solution)], measure: Bool,
+        labels: [String] = ["original", "transformed"]
+    ) -> Finding {
         var finding = violation
         finding.verdict = .illConditioned
         var notes: [String] = []
         var largest: Double?
-        for (system, solution) in answers {
+        for (k, (system, solution)) in answers.enumerated() {
             guard configuration.reference.supports(system).isSupported,
                   let reference = try? configuration.reference.solve(system, budget: configuration.budget),
                   reference.solution.status != .budgetExceeded
@@ -373,7 +420,7 @@ public struct FuzzCampaign: Sendable {
                 if f.verdict == .semantics { finding.verdict = .semantics }
                 if f.verdict == .wrong {
                     finding.verdict = .wrong
-                    finding.verdictNote = "the \(system == answers[0].0 ? "original" : "transformed") answer is wrong: \(f.kind.rawValue): \(f.detail)"
+                    finding.verdictNote = "the \(labels.indices.contains(k) ? labels[k] : "answer \(k + 1)") answer is wrong: \(f.kind.rawValue): \(f.detail)"
                     return finding
                 }
                 notes.append(f.kind.rawValue)
@@ -420,12 +467,8 @@ public struct FuzzCampaign: Sendable {
     /// found to explain it. Solves the case again with the finding's backend.
     public func measured(_ finding: Finding, system: ConstraintSystem, seed: UInt64) -> Finding {
         var finding = finding
-        guard configuration.reference.supports(system).isSupported,
-              let reference = try? configuration.reference.solve(system, budget: configuration.budget),
-              reference.solution.status != .budgetExceeded
-        else { return finding }
-        let judge = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
-        finding.conditioning = judge.conditioning(of: reference.solution)
+        guard let (reference, judge) = referenceJudge(system) else { return finding }
+        finding.conditioning = judge.conditioning(of: reference)
         guard finding.verdict == .illConditioned, let culprit = finding.backends.first,
               let backend = configuration.backends.first(where: { $0.name == culprit }),
               let precision = comparator.precision(of: culprit),
@@ -440,7 +483,17 @@ public struct FuzzCampaign: Sendable {
             }
             return finding
         }
-        return judge.measured(finding, answer: answer.solution, reference: reference.solution, precision: precision)
+        return judge.measured(finding, answer: answer.solution, reference: reference, precision: precision)
+    }
+
+    /// The reference's answer to a system and the backward-error judge of the system (nil
+    /// when the reference has no answer).
+    func referenceJudge(_ system: ConstraintSystem) -> (reference: Solution, judge: BackwardErrorJudge)? {
+        guard configuration.reference.supports(system).isSupported,
+              let reference = try? configuration.reference.solve(system, budget: configuration.budget),
+              reference.solution.status != .budgetExceeded
+        else { return nil }
+        return (reference.solution, BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self)))
     }
 
     /// Reduces a finding (unless reduction is off) and packs it with its repro and expectation.

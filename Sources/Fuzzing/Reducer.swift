@@ -43,19 +43,26 @@ public struct Reducer: Sendable {
 
     /// ddmin over the constraint list: try subsets, then complements, refining the split.
     func reduceConstraints(_ system: ConstraintSystem, _ check: (ConstraintSystem) -> Bool) -> ConstraintSystem {
-        var kept = Array(system.constraints.indices)
         func build(_ indices: [Int]) -> ConstraintSystem {
             var s = system
             s.constraints = indices.map { system.constraints[$0] }
             return s.avoidingDefaultNameCollisions()
         }
-        if kept.count > 0, check(build([])) { return build([]) }
+        return build(Self.ddmin(Array(system.constraints.indices)) { check(build($0)) })
+    }
+
+    /// Zeller's ddmin: a 1-minimal subset of `all` (in its order) that `test` accepts, given
+    /// that `all` itself is accepted. Subsets are tried first, then complements, with the
+    /// split refined when neither helps.
+    static func ddmin(_ all: [Int], _ test: ([Int]) -> Bool) -> [Int] {
+        var kept = all
+        if kept.count > 0, test([]) { return [] }
         var granularity = 2
         while kept.count >= 2 {
             let chunkSize = (kept.count + granularity - 1) / granularity
             let chunks = stride(from: 0, to: kept.count, by: chunkSize).map { Array(kept[$0..<min($0 + chunkSize, kept.count)]) }
             var progressed = false
-            for chunk in chunks where chunk.count < kept.count && check(build(chunk)) {
+            for chunk in chunks where chunk.count < kept.count && test(chunk) {
                 kept = chunk
                 granularity = 2
                 progressed = true
@@ -64,7 +71,7 @@ public struct Reducer: Sendable {
             if !progressed {
                 for chunk in chunks {
                     let complement = kept.filter { !chunk.contains($0) }
-                    if !complement.isEmpty, complement.count < kept.count, check(build(complement)) {
+                    if !complement.isEmpty, complement.count < kept.count, test(complement) {
                         kept = complement
                         granularity = max(granularity - 1, 2)
                         progressed = true
@@ -77,7 +84,7 @@ public struct Reducer: Sendable {
                 granularity = min(granularity * 2, kept.count)
             }
         }
-        return build(kept)
+        return kept
     }
 
     /// Removes leaf items (last first) while the finding reproduces.

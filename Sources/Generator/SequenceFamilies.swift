@@ -86,10 +86,18 @@ public struct GeneratedSequence: Sendable {
 public func generateSequence(family: SequenceFamily, base: Family, size: Int, steps: Int, seed: UInt64) -> GeneratedSequence? {
     let base = family.base.flatMap(Families.named) ?? base
     let initial = generate(family: base, size: size, seed: seed).system
+    guard let sequence = extendSequence(family: family, initial: initial, steps: steps, seed: seed) else { return nil }
+    return GeneratedSequence(family: family.name, base: base.name, size: size, steps: steps, seed: seed, sequence: sequence)
+}
+
+/// About `steps` steps of `family` on a given first system (a corpus file, a repro), seeded
+/// like ``generateSequence(family:base:size:steps:seed:)``. Nil when the system cannot start
+/// a sequence (it is invalid, or its intrinsic constraints do not match its views).
+public func extendSequence(family: SequenceFamily, initial: ConstraintSystem, steps: Int, seed: UInt64) -> UpdateSequence? {
     var rng = SeededGenerator(seed: seed ^ 0x5EC0_E4CE_5EC0_E4CE)
     guard var builder = try? UpdateSequence.Builder(initial: initial) else { return nil }
     family.extend(&builder, max(steps, 0), &rng)
-    return GeneratedSequence(family: family.name, base: base.name, size: size, steps: steps, seed: seed, sequence: builder.sequence)
+    return builder.sequence
 }
 
 // MARK: The families' steps

@@ -1,6 +1,8 @@
 import ArgumentParser
+import BackendContract
 import Foundation
 import Fuzzing
+import OutsideSolvers
 import Reporting
 import Runner
 
@@ -11,7 +13,7 @@ let toolVersion = "layoutbench 0.1"
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes) or on real apps' layouts.",
+        abstract: "Benchmark every backend on the standard suite (the generator's families × sizes), on real apps' layouts or on update sequences.",
         discussion: """
             Each case is generated from a fixed seed; every backend that supports it solves it \
             once or more to warm up, then repeatedly; solve times go into an HDR histogram and the \
@@ -31,13 +33,22 @@ struct BenchCommand: ParsableCommand {
             its layouts, views and constraints summed) and one over all of them (apps-total); each \
             solve of each layout is one sample of its row, so p50 is the median layout's solve \
             time. A row whose layouts end in different statuses says `mixed`, with the counts in \
-            its note. See docs/runner.md.
+            its note.
+
+            --suite sequences benchmarks update sequences (spec §7): for each of the generator's \
+            sequence families (as `bench-incremental --sequences` builds them, on the form \
+            layout) at 10 and 100 views (and 1,000 for the in-process backends), every backend \
+            answers the sequence through its sequence API — exact from scratch per pass, float \
+            incrementally, outside solvers through their update steps — and each update pass is \
+            one sample (p50 = the median pass; outside solvers' own time per pass, overhead \
+            apart). --steps sets the steps per sequence (200; 30 with --quick); a slow row \
+            answers only the first passes that fit its time limit, and says so. See docs/runner.md.
             """)
 
     @Option(help: "Comma-separated backends, or all.")
     var backend: String = "all"
 
-    @Option(help: "The suite: standard, quick (sizes 10 to 1,000, fewer repetitions) or apps (real apps' layouts from --corpus).")
+    @Option(help: "The suite: standard, quick (sizes 10 to 1,000, fewer repetitions), apps (real apps' layouts from --corpus) or sequences (update sequences, per pass).")
     var suite: String = "standard"
 
     @Flag(help: "The quick suite (--suite quick; with --suite apps, fewer repetitions and shorter budgets).")
@@ -46,8 +57,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The folder of Interface Builder files for --suite apps, one sub-folder per app (default: ../shared/corpora/xib, beside the repository).")
     var corpus: String?
 
-    @Option(help: "Comma-separated families instead of the suite's.")
+    @Option(help: "Comma-separated families instead of the suite's (sequence families for --suite sequences).")
     var families: String?
+
+    @Option(help: "With --suite sequences: update steps per sequence (default 200; 30 with --quick).")
+    var steps: Int?
 
     @Option(help: "Comma-separated sizes instead of the suite's.")
     var sizes: String?
@@ -70,7 +84,10 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var history: HistoryOptions
 
     func validate() throws {
-        if !["standard", "quick", "apps"].contains(suite) { throw ValidationError("--suite takes standard, quick or apps") }
+        if !["standard", "quick", "apps", "sequences"].contains(suite) { throw ValidationError("--suite takes standard, quick, apps or sequences") }
+        if suite == "sequences", repetitions != nil { throw ValidationError("--repetitions is not for --suite sequences: each pass is one sample (see --steps)") }
+        if suite != "sequences", steps != nil { throw ValidationError("--steps is for --suite sequences") }
+        if let steps, !(1...100_000).contains(steps) { throw ValidationError("--steps takes 1 to 100,000") }
         if corpus != nil && suite != "apps" { throw ValidationError("--corpus is for --suite apps") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
@@ -78,6 +95,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let backends = try BackendRegistry.select(backend)
+        if self.suite == "sequences" { return try runSequences(backends) }
         var suite = quick || self.suite == "quick" ? BenchSuite.quick : BenchSuite.standard
         var apps: AppSuite?
         if self.suite == "apps" {
@@ -95,12 +113,7 @@ struct BenchCommand: ParsableCommand {
             suite.families = try FamilySelection.parse(families).map(\.name)
             suite.extraSizes = [:]
         }
-        if let sizes {
-            let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
-                printError("--sizes takes positive whole numbers, e.g. 10,100")
-                throw ExitStatus.invalidInput
-            }
+        if let parsed = try parsedSizes() {
             suite.sizes = parsed
             suite.extraSizes = [:]
         }
@@ -113,6 +126,59 @@ struct BenchCommand: ParsableCommand {
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
             progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
         display.finish()
+        try finish(report, baseline: baselineReport) {
+            if let apps {
+                print("apps: \(apps.layoutsPerApp.map { "\($0.app) \($0.layouts)" }.joined(separator: ", ")) layouts; "
+                      + "\(apps.files) files, \(apps.skippedRoots.count) roots skipped by the importer, \(apps.unreadableFiles.count) files unreadable")
+            }
+        }
+    }
+
+    /// `--suite sequences`.
+    func runSequences(_ backends: [any LayoutBackend]) throws {
+        var suite = quick ? SequenceSuite.quick : SequenceSuite.standard
+        suite.largeSizeBackends = Set(backends.filter { !($0 is OutsideSolverBackend) }.map(\.name))
+        if let families { suite.families = families.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        if let parsed = try parsedSizes() {
+            suite.sizes = parsed
+            suite.largeSizes = []
+        }
+        if let steps { suite.steps = steps }
+        let baselineReport = try baseline.map(Self.loadBench)
+        stopOnInterrupt()
+        let display = ProgressDisplay(enabled: !quiet)
+        let report: BenchReport
+        do {
+            report = try suite.run(
+                backends: backends, jobs: jobs, machine: MachineFacts.current(toolVersion: toolVersion),
+                shouldStop: { interruptRequested.load(ordering: .relaxed) },
+                progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
+        } catch let error as CampaignError {
+            display.finish()
+            printError("\(error)")
+            throw ExitStatus.invalidInput
+        }
+        display.finish()
+        try finish(report, baseline: baselineReport) {
+            print("sequences: \(suite.steps) steps each on \(suite.base) (or the family's own base), seed \(suite.seed); "
+                  + "p50/p90/p99/max per update pass, budget \(suite.budget.wallTime.map { "\($0)" } ?? "none") per pass")
+        }
+    }
+
+    /// `--sizes`, or nil when not given; exits 2 unless they are positive whole numbers.
+    func parsedSizes() throws -> [Int]? {
+        guard let sizes else { return nil }
+        let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
+            printError("--sizes takes positive whole numbers, e.g. 10,100")
+            throw ExitStatus.invalidInput
+        }
+        return parsed
+    }
+
+    /// Writes the report, prints its table (then `summary`), the comparison with the
+    /// baseline, and records a finished run in the history.
+    func finish(_ report: BenchReport, baseline baselineReport: BenchReport?, summary: () -> Void) throws {
         let folder = URL(fileURLWithPath: out ?? "Reports/" + Self.timestamp())
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -124,10 +190,7 @@ struct BenchCommand: ParsableCommand {
             throw ExitStatus.internalFailure
         }
         print(BenchTable.render(report))
-        if let apps {
-            print("apps: \(apps.layoutsPerApp.map { "\($0.app) \($0.layouts)" }.joined(separator: ", ")) layouts; "
-                  + "\(apps.files) files, \(apps.skippedRoots.count) roots skipped by the importer, \(apps.unreadableFiles.count) files unreadable")
-        }
+        summary()
         if let baselineReport {
             print("")
             print(TerminalComparison.render(.bench(BenchComparison(baseline: baselineReport, current: report)),
@@ -170,9 +233,12 @@ struct BenchCommand: ParsableCommand {
 enum BenchTable {
     static func render(_ report: BenchReport) -> String {
         let outside = report.results.contains { $0.overhead != nil }
+        let sequences = report.results.contains { $0.passes != nil }
+        // Sequence passes report no phases: their columns would stay empty.
+        let phased = report.results.contains { $0.phases != nil }
         var rows = [["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]
-                    + (outside ? ["overhead p50"] : [])
-                    + ["parse+lower", "solve", "levels", "ambiguity", "conflict"]]
+                    + (sequences ? ["passes"] : []) + (outside ? ["overhead p50"] : [])
+                    + (phased ? ["parse+lower", "solve", "levels", "ambiguity", "conflict"] : [])]
         for r in report.results {
             let t = r.timing
             let p = r.phases
@@ -180,10 +246,13 @@ enum BenchTable {
                                  t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
                                  t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
                                  r.iterations.map(String.init) ?? "-"]
+            if sequences { row.append(r.passes.map(String.init) ?? "-") }
             if outside { row.append(r.overhead.map { Self.time($0.p50) } ?? "-") }
-            row += [p.map { Self.time($0.parse + $0.lowering) } ?? "-", p.map { Self.time($0.solve) } ?? "-",
-                    p.map { Self.time($0.levels) } ?? "-", p.map { Self.time($0.ambiguity) } ?? "-",
-                    p.map { Self.time($0.conflict) } ?? "-"]
+            if phased {
+                row += [p.map { Self.time($0.parse + $0.lowering) } ?? "-", p.map { Self.time($0.solve) } ?? "-",
+                        p.map { Self.time($0.levels) } ?? "-", p.map { Self.time($0.ambiguity) } ?? "-",
+                        p.map { Self.time($0.conflict) } ?? "-"]
+            }
             rows.append(row)
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }

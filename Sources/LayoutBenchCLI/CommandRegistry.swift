@@ -19,6 +19,7 @@ enum CommandRegistry {
         HistoryCommand.self,
         SolveLPCommand.self,
         BenchNetlibCommand.self,
+        VisualFormatDiffCommand.self,
         WorkerCommand.self,
     ]
 }

@@ -38,6 +38,14 @@ struct FuzzCommand: ParsableCommand {
             --resume continues a killed run. Ctrl-C stops after the cases in flight and writes \
             OUT/report.json; `layoutbench report merge` combines shards.
 
+            With --sequences, every case is an update sequence (spec §7): a sequence family's \
+            steps (up to --max-steps) on a system of one of --families. Every pass of every \
+            backend (the float backend incrementally) is judged against the exact reference's \
+            fresh solve of that pass; the metamorphic oracle is from-scratch (each pass's answer \
+            against the same backend given the pass's system alone). Findings name the pass and \
+            step at which a backend first went wrong, and are reduced over steps, passes, \
+            constraints and views.
+
             --seeds DIR seeds the campaign with real layouts: every .layout file under DIR, and \
             every layout root of its .xib and .storyboard files (imported as `layoutbench import \
             ib` does), is a family `seed:PATH` (`seed:PATH#ROOTID`) whose cases are that layout \
@@ -63,6 +71,12 @@ struct FuzzCommand: ParsableCommand {
 
     @Option(help: "Comma-separated generator families (default: every family but the 10^4+ view ones).")
     var families: String?
+
+    @Option(help: ArgumentHelp(SequenceFamilySelection.help, valueName: "families"))
+    var sequences: String?
+
+    @Option(help: "With --sequences: the most update steps of a case (each case draws 1...N).")
+    var maxSteps: Int = 16
 
     @Option(help: "A folder of real layouts (.layout, .xib, .storyboard) whose mutations are the campaign's cases.")
     var seeds: String?
@@ -125,6 +139,7 @@ struct FuzzCommand: ParsableCommand {
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         if let seeds {
             // The run's repros are .layout files: inside the seeds they would become seeds.
             let folder = URL(fileURLWithPath: seeds).standardizedFileURL.path + "/"
@@ -151,6 +166,10 @@ struct FuzzCommand: ParsableCommand {
         var spec = CampaignSpec(
             seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
             budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
+        if let sequences {
+            spec.sequenceFamilies = try SequenceFamilySelection.parse(sequences).map(\.name)
+            spec.maxSteps = maxSteps
+        }
         // Workers load the seeds themselves: by an absolute path, checked by its digest.
         spec.seeds = seedFolder.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path }
         spec.seedsDigest = seedFolder?.digest
@@ -220,6 +239,25 @@ enum FamilySelection {
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let family = Families.named(name) else {
                 printError("unknown family '\(name)'; `layoutbench generate --list` names them")
+                throw ExitStatus.invalidInput
+            }
+            chosen.append(family)
+        }
+        return chosen
+    }
+}
+
+/// Reads `--sequences`: a comma-separated list of sequence families, or `all`.
+enum SequenceFamilySelection {
+    static let help = "Comma-separated sequence families, or all: cases become update sequences on systems of --families ("
+        + SequenceFamilies.all.map(\.name).joined(separator: ", ") + "; docs/generator.md)."
+
+    static func parse(_ list: String) throws -> [SequenceFamily] {
+        if list == "all" { return SequenceFamilies.all }
+        var chosen: [SequenceFamily] = []
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let family = SequenceFamilies.named(name) else {
+                printError("unknown sequence family '\(name)'; known: \(SequenceFamilies.all.map(\.name).joined(separator: ", "))")
                 throw ExitStatus.invalidInput
             }
             chosen.append(family)

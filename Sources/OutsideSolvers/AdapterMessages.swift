@@ -125,7 +125,7 @@ enum ReplyNumber: Sendable, Hashable, Decodable {
 
 /// Any reply line. `type` says which fields matter: `result` (status, values, rejected, and
 /// optionally conflict, ambiguous, objective), `ok`, `error` (message), `unsupported` (reason).
-struct AdapterReply: Decodable {
+struct AdapterReply: Decodable, IdentifiedReply {
     var type: String
     var id: Int?
     var status: String?

@@ -5,6 +5,11 @@ import Foundation
 import Glibc
 #endif
 
+/// A reply line that carries its request's `id`.
+protocol IdentifiedReply {
+    var id: Int? { get }
+}
+
 /// One running adapter process: JSON lines out, JSON lines in, each read under a deadline.
 ///
 /// Not thread-safe: one caller at a time (``OutsideSolverBackend`` hands each caller a
@@ -58,6 +63,15 @@ final class AdapterSession {
 
     /// Sends one request (an `id` is added) and reads its reply within `timeout`.
     func request(_ object: [String: Any], timeout: Duration) throws(AdapterFailure) -> AdapterReply {
+        try request(object, as: AdapterReply.self, timeout: timeout)
+    }
+
+    /// Sends one request (an `id` is added) and reads its reply, decoded as `Reply`, within
+    /// `timeout`: the adapter's own reply types and helpers that answer other requests
+    /// (GTK's VFL parser, GtkVisualFormatParser) share the session's deadlines and checks.
+    func request<Reply: Decodable & IdentifiedReply>(
+        _ object: [String: Any], as: Reply.Type, timeout: Duration
+    ) throws(AdapterFailure) -> Reply {
         guard !isDead else { throw .died("an earlier request killed it") }
         var object = object
         let id = nextID
@@ -68,9 +82,9 @@ final class AdapterSession {
         data.append(UInt8(ascii: "\n"))
         try write(data)
         let line = try readLine(deadline: ContinuousClock.now + timeout, waited: timeout)
-        let reply: AdapterReply
+        let reply: Reply
         do {
-            reply = try JSONDecoder().decode(AdapterReply.self, from: line)
+            reply = try JSONDecoder().decode(Reply.self, from: line)
         } catch {
             kill()
             throw .garbage(Self.excerpt(line))

@@ -51,6 +51,9 @@ struct LiveSequenceFollower {
 
     mutating func solveNextPass(_ steps: [UpdateStep]) -> Result<BackendResult, BackendError> {
         let start = ContinuousClock.now
+        // The solver's time of the pass covers its steps' replies and the values reply.
+        let liveAtStart = live
+        let solverTimeBefore = live?.solverTime ?? .zero
         var failure: BackendError?
         for step in steps {
             let changes: [SystemChange]
@@ -81,6 +84,9 @@ struct LiveSequenceFollower {
             var result = try live.values()
             result.solution = translated(result.solution, system: system)
             result.statistics.duration = ContinuousClock.now - start
+            if result.statistics.solverTime != nil {
+                result.statistics.solverTime = live.solverTime - (live === liveAtStart ? solverTimeBefore : .zero)
+            }
             return .success(result)
         } catch {
             fromScratch = true

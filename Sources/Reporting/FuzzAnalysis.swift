@@ -112,8 +112,10 @@ struct FuzzAnalysis: Sendable {
     }
 
     /// The command that regenerates the original, unreduced case.
+    /// For an update sequence, the command that regenerates its first system (the steps are
+    /// the sequence family's, drawn from the same seed).
     static func regenerateCommand(_ finding: FuzzFindingEntry) -> String {
-        "layoutbench generate --family \(Markup.shellWord(finding.family)) --size \(finding.size) --seed \(finding.seed)"
+        "layoutbench generate --family \(Markup.shellWord(finding.base ?? finding.family)) --size \(finding.size) --seed \(finding.seed)"
     }
 }
 

@@ -372,6 +372,9 @@ public enum HTMLReport {
             out += "<p class=\"muted\">Conditioning: distance to infeasibility \(h(c.distanceToInfeasibility.map(ReportFormat.scientific) ?? "above 1e-2")), "
                 + "\(c.tightRows) tight rows for \(c.unknowns) unknowns (degeneracy \(c.degeneracy)).</p>"
         }
+        if let base = finding.base, let at = finding.sequencePhrase {
+            out += "<p>Update sequence \(h(finding.family)) on \(h(base)): first wrong at \(h(at)).</p>"
+        }
         out += "<p>Case \(finding.caseIndex): \(h(finding.family)), size \(finding.size), seed \(finding.seed); reduced from \(finding.originalConstraints) to "
             + "\(finding.reducedConstraints) constraints on \(finding.reducedViews) view\(finding.reducedViews == 1 ? "" : "s").</p>"
         if let reproLink {

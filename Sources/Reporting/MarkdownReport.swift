@@ -197,8 +197,13 @@ public enum MarkdownReport {
                 let name = Markup.markdownCode(finding.fingerprint)
                 let link = Markup.relativeLink(finding.repro, prefix: options.reproPrefix).map { "[\(name)](\($0))" } ?? name
                 let kind = c(finding.kind) + (finding.oracle.map { " (" + c($0) + ")" } ?? "")
-                let origin = "\(c(finding.family)) n\(finding.size) seed \(finding.seed)"
-                let reduced = "\(finding.reducedConstraints) of \(finding.originalConstraints) constraints, \(finding.reducedViews) view\(finding.reducedViews == 1 ? "" : "s")"
+                var origin = "\(c(finding.family)) n\(finding.size) seed \(finding.seed)"
+                var reduced = "\(finding.reducedConstraints) of \(finding.originalConstraints) constraints, \(finding.reducedViews) view\(finding.reducedViews == 1 ? "" : "s")"
+                if let base = finding.base, let at = finding.sequencePhrase {
+                    // An update sequence: where it first went wrong, and its steps.
+                    origin += " on \(c(base)), first wrong at \(at.split(separator: ";")[0])"
+                    reduced = "\(finding.reducedSteps ?? 0) of \(finding.originalSteps ?? 0) steps, " + reduced
+                }
                 let verdict = c(finding.verdict) + (finding.perturbation.map { " (" + ReportFormat.scientific($0) + ")" } ?? "")
                 lines.append("| \(link) | \(kind) | \(c(finding.backends.joined(separator: " vs "))) | \(verdict) | \(origin) | \(reduced) | \(Markup.markdownCode(FuzzAnalysis.replayCommand(finding))) |")
             }

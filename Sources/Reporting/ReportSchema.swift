@@ -127,6 +127,13 @@ public struct BenchResult: Sendable, Hashable, Codable {
     /// For an outside solver, whose `timing` is its own work measured inside its adapter:
     /// the rest of each solve (process round trip, JSON, model building in the adapter).
     public var overhead: TimingSummary?
+    /// Sequence rows (`bench --suite sequences`) only: the update passes the backend answered
+    /// in the timed run (each one sample of `timing`); fewer than the sequence has when the
+    /// row's time limit cut it short (the note says so).
+    public var passes: Int?
+    /// Sequence rows only: the sequence's first pass, the initial system solved before any
+    /// update, in nanoseconds (the solver's own time for an outside solver); not a sample.
+    public var initialSolve: Double?
 
     public init(
         family: String, size: Int, seed: UInt64, views: Int, constraints: Int, backend: String, status: String,
@@ -253,6 +260,15 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
     public var verdictNote: String?
     /// The case's conditioning.
     public var conditioning: FuzzConditioning?
+    /// For an update-sequence case (`fuzz --sequences`; ``family`` is then the sequence
+    /// family): the base family of its first system, the pass (1-based) at which the backend
+    /// first went wrong this way, the update steps taken by then, and the steps before and
+    /// after reduction. Absent for a case that is one system.
+    public var base: String?
+    public var pass: Int?
+    public var step: Int?
+    public var originalSteps: Int?
+    public var reducedSteps: Int?
     /// SHA-256 (hex) of each stored file of the finding, by suffix (`layout`, `expected.json`,
     /// `finding.json`, reproducers): `report merge` refuses a file that is missing or differs.
     /// Absent in reports written before digests were recorded.
@@ -286,6 +302,7 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case fingerprint, kind, backends, oracle, detail, caseIndex, family, size, seed, originalConstraints
         case reducedConstraints, reducedViews, repro, verdict, perturbation, verdictNote, conditioning, digests
+        case base, pass, step, originalSteps, reducedSteps
     }
 
     /// Reads version-1 entries (no verdict: `wrong`) as well as version-2 ones.
@@ -309,6 +326,20 @@ public struct FuzzFindingEntry: Sendable, Hashable, Codable {
         verdictNote = try c.decodeIfPresent(String.self, forKey: .verdictNote)
         conditioning = try c.decodeIfPresent(FuzzConditioning.self, forKey: .conditioning)
         digests = try c.decodeIfPresent([String: String].self, forKey: .digests)
+        base = try c.decodeIfPresent(String.self, forKey: .base)
+        pass = try c.decodeIfPresent(Int.self, forKey: .pass)
+        step = try c.decodeIfPresent(Int.self, forKey: .step)
+        originalSteps = try c.decodeIfPresent(Int.self, forKey: .originalSteps)
+        reducedSteps = try c.decodeIfPresent(Int.self, forKey: .reducedSteps)
+    }
+
+    /// Where an update-sequence finding first showed and how far its repro shrank, in words
+    /// (nil for a system case): `pass 3 (after 5 steps); steps 12 → 2`.
+    public var sequencePhrase: String? {
+        guard let pass else { return nil }
+        var text = "pass \(pass)" + (step.map { " (after \($0) step\($0 == 1 ? "" : "s"))" } ?? "")
+        if let originalSteps, let reducedSteps { text += "; steps \(originalSteps) → \(reducedSteps)" }
+        return text
     }
 
     /// The finding's signature, `class/backend[/oracle][@verdict]`.
@@ -409,6 +440,9 @@ public struct FuzzReport: Sendable, Hashable, Codable {
     public var missingShards: [Int]
     public var backends: [String]
     public var families: [String]
+    /// `fuzz --sequences`: the sequence families of a campaign of update sequences (absent
+    /// for a campaign of systems).
+    public var sequenceFamilies: [String]?
     /// Reduced findings kept per signature (the lowest case indices win).
     public var perSignature: Int
     /// The campaign's `--cases` (nil for a run bounded by time only).

@@ -129,41 +129,67 @@ public struct BenchRunner: Sendable {
             guard let family = Families.named(familyName) else { throw CampaignError("unknown family '\(familyName)'") }
             cases.append(BenchWorkload(generate(family: family, size: size, seed: suite.seed)))
         }
-        let generated = cases + suite.workloads
-        let rows = generated.indices.flatMap { c in backends.indices.map { (c, $0) } }
+        let results = Self.measureRows(
+            cases + suite.workloads, backends: backends, jobs: jobs, shouldStop: shouldStop, progress: progress,
+            label: { "\($0.family) n=\($0.size)" }, measure: { [suite] in Self.measure($0, $1, suite: suite) })
+        return BenchReport(
+            createdAt: ISO8601DateFormatter().string(from: started), machine: machine, suite: suite.name,
+            warmupRuns: suite.warmupRuns, repetitions: suite.repetitions, backends: backends.map(\.name),
+            results: results, seconds: (ContinuousClock.now - start).inSeconds)
+    }
+
+    /// Measures every (case × backend) row that `includes` on `jobs` Dispatch workers that
+    /// take them from a shared queue; the results in row order (rows left when `shouldStop`
+    /// said so are missing).
+    static func measureRows<Case: Sendable>(
+        _ cases: [Case], backends: [any LayoutBackend], includes: (Case, any LayoutBackend) -> Bool = { _, _ in true },
+        jobs: Int, shouldStop: @escaping @Sendable () -> Bool, progress: (@Sendable (BenchProgress) -> Void)?,
+        label: @escaping @Sendable (Case) -> String, measure: @escaping @Sendable (Case, any LayoutBackend) -> BenchResult
+    ) -> [BenchResult] {
+        let rows = cases.indices.flatMap { c in backends.indices.filter { includes(cases[c], backends[$0]) }.map { (c, $0) } }
+        let count = rows.count
         let results = Locked([Int: BenchResult]())
         let next = Locked(0)
         let group = DispatchGroup()
         for _ in 0..<max(1, jobs) {
             group.enter()
-            DispatchQueue.global().async { [suite, backends] in
+            DispatchQueue.global().async {
                 defer { group.leave() }
                 while true {
                     let position = next.withLock { n -> Int? in
-                        guard n < rows.count, !shouldStop() else { return nil }
+                        guard n < count, !shouldStop() else { return nil }
                         defer { n += 1 }
                         return n
                     }
                     guard let position else { return }
                     let (c, b) = rows[position]
-                    let result = Self.measure(generated[c], backends[b], suite: suite)
+                    let result = measure(cases[c], backends[b])
                     let done = results.withLock { r -> Int in
                         r[position] = result
                         return r.count
                     }
-                    progress?(BenchProgress(completed: done, total: rows.count,
-                                            current: "\(generated[c].family) n=\(generated[c].size) \(backends[b].name)"))
+                    progress?(BenchProgress(completed: done, total: count, current: "\(label(cases[c])) \(backends[b].name)"))
                 }
             }
         }
         group.wait()
         let measured = results.withLock { $0 }
-        let formatter = ISO8601DateFormatter()
-        return BenchReport(
-            createdAt: formatter.string(from: started), machine: machine, suite: suite.name,
-            warmupRuns: suite.warmupRuns, repetitions: suite.repetitions, backends: backends.map(\.name),
-            results: rows.indices.compactMap { measured[$0] },
-            seconds: (ContinuousClock.now - start).inSeconds)
+        return (0..<count).compactMap { measured[$0] }
+    }
+
+    /// A row's status from the final status of each of its solves (`unsupported` ones left
+    /// out): the one status they share, or `mixed`; and, when they differ or some were
+    /// unsupported or failed, their counts as the row's note says them.
+    static func tally(_ outcomes: [String], unsupported: [String], failure: String?) -> (status: String, counts: String?) {
+        let statuses = outcomes.filter { $0 != "unsupported" }
+        let distinct = Set(statuses)
+        let status = distinct.count == 1 ? statuses[0] : "mixed"
+        guard distinct.count > 1 || !unsupported.isEmpty else { return (status, nil) }
+        var counts = Dictionary(grouping: outcomes, by: { $0 }).mapValues(\.count)
+            .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        if let first = unsupported.first { counts += " (unsupported: \(first))" }
+        if let failure { counts += " (failed: \(failure))" }
+        return (status, counts)
     }
 
     /// Warm-up, then repetitions until the count or the row's time limit is reached. A
@@ -239,18 +265,9 @@ public struct BenchRunner: Sendable {
             }
             if active.isEmpty { break }
         }
-        let statuses = outcomes.compactMap { $0 }.filter { $0 != "unsupported" }
-        let distinct = Set(statuses)
-        result.status = distinct.count == 1 ? statuses[0] : "mixed"
-        if workload.systems.count == 1 {
-            result.note = failure
-        } else if distinct.count > 1 || !unsupported.isEmpty {
-            var counts = Dictionary(grouping: outcomes.compactMap { $0 }, by: { $0 }).mapValues(\.count)
-                .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            if let first = unsupported.first { counts += " (unsupported: \(first))" }
-            if let failure { counts += " (failed: \(failure))" }
-            result.note = counts
-        }
+        let (status, counts) = Self.tally(outcomes.compactMap { $0 }, unsupported: unsupported, failure: failure)
+        result.status = status
+        result.note = workload.systems.count == 1 ? failure : counts
         if let note = workload.note { result.note = note + (result.note.map { "; " + $0 } ?? "") }
         if result.status == "failed" { return result }
         let solved = iterations.compactMap { $0 }.sorted()

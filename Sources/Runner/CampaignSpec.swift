@@ -39,6 +39,11 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
     public var reduce: Bool
     /// Reduced findings kept per signature: those of the lowest case indices.
     public var perSignature: Int
+    /// Sequence families (`fuzz --sequences`): when given, every case is an update sequence
+    /// on a system of ``families``. Absent from the JSON of a campaign of systems.
+    public var sequenceFamilies: [String]?
+    /// The most steps a sequence case asks for (`--max-steps`; default 16).
+    public var maxSteps: Int?
     /// The `--seeds` folder (absolute) that the `seed:` families come from, and its seeds'
     /// ``SeedFolder/digest`` when the campaign began; nil for campaigns without seeds.
     public var seeds: String?
@@ -83,11 +88,19 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
             throw CampaignError("the reference backend '\(catalog.referenceName)' is missing")
         }
         guard !families.isEmpty, minSize >= 1, maxSize >= minSize else { throw CampaignError("no families or an empty size range") }
+        var sequenceFamilies: [SequenceFamily] = []
+        for name in self.sequenceFamilies ?? [] {
+            guard let family = SequenceFamilies.named(name) else { throw CampaignError("unknown sequence family '\(name)'") }
+            sequenceFamilies.append(family)
+        }
+        if let maxSteps, maxSteps < 1 { throw CampaignError("--max-steps must be at least 1") }
         var configuration = FuzzCampaign.Configuration(
             seed: seed, families: families, sizes: minSize...maxSize, backends: backends, reference: reference,
             oracles: oracles, budget: Budget(iterations: budgetIterations, wallTime: .milliseconds(Int64(budgetSeconds * 1000))),
             reducer: reduce ? Reducer() : nil)
         configuration.willSolve = willSolve
+        configuration.sequenceFamilies = sequenceFamilies
+        if let maxSteps { configuration.maxSteps = maxSteps }
         return FuzzCampaign(configuration)
     }
 }

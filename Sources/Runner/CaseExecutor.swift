@@ -40,9 +40,8 @@ final class InProcessExecutor: CaseExecutor {
     }
 
     func reduce(_ index: UInt64, _ occurrence: FuzzCampaign.Occurrence) -> ReductionOutcome {
-        let spec = campaign.caseSpec(index)
-        guard let system = campaign.system(for: spec) else { return .unavailable }
-        return .reduced(campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec))
+        guard let report = campaign.report(occurrence, spec: campaign.caseSpec(index)) else { return .unavailable }
+        return .reduced(report)
     }
 
     func shutdown() {}

@@ -337,12 +337,14 @@ public final class FuzzRunner: Sendable {
             occurrences: final.counts, crashedCases: final.crashed.sorted(),
             seconds: previousSeconds + (ContinuousClock.now - start).inSeconds,
             families: try familyTallies(campaign: campaign, completed: final.completed)).withDigest()
-        let report = FuzzReport(
+        var report = FuzzReport(
             seed: options.spec.seed, shardCount: shard.count, shards: [summary], missingShards: [],
             backends: options.spec.backends, families: options.spec.families, perSignature: perSignature,
             requestedCases: options.cases, sizes: [options.spec.minSize, options.spec.maxSize],
             findings: try store.reports().map { try Self.entry($0, digestingFilesIn: findingsURL) }
-                .sorted { $0.fingerprint < $1.fingerprint }).withDigest()
+                .sorted { $0.fingerprint < $1.fingerprint })
+        report.sequenceFamilies = options.spec.sequenceFamilies
+        report = report.withDigest()
         try Self.write(report, to: reportURL)
         return report
     }
@@ -377,13 +379,13 @@ public final class FuzzRunner: Sendable {
     }
 
     static func wholeCase(_ campaign: FuzzCampaign, _ occurrence: FuzzCampaign.Occurrence, _ spec: FuzzCampaign.CaseSpec) -> FuzzCampaign.Report {
-        let system = campaign.system(for: spec) ?? LayoutModelFallback.empty
-        return campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec, reduce: false)
+        if let report = campaign.report(occurrence, spec: spec, reduce: false) { return report }
+        return campaign.report(occurrence.finding, transform: occurrence.transform, system: LayoutModelFallback.empty, spec: spec, reduce: false)
     }
 
     /// The report entry of a stored finding.
     public static func entry(_ report: FuzzCampaign.Report) -> FuzzFindingEntry {
-        FuzzFindingEntry(
+        var entry = FuzzFindingEntry(
             fingerprint: report.fingerprint, kind: report.finding.kind.rawValue, backends: report.finding.backends,
             oracle: report.finding.oracle, detail: report.finding.detail, caseIndex: report.caseSpec.index,
             family: report.caseSpec.family, size: report.caseSpec.size, seed: report.caseSpec.seed,
@@ -395,6 +397,12 @@ public final class FuzzRunner: Sendable {
                 FuzzConditioning(distanceToInfeasibility: $0.distanceToInfeasibility, tightRows: $0.tightRows,
                                  unknowns: $0.unknowns, degeneracy: $0.degeneracy)
             })
+        entry.base = report.caseSpec.base
+        entry.pass = report.finding.pass
+        entry.step = report.finding.step
+        entry.originalSteps = report.originalSteps
+        entry.reducedSteps = report.reducedSteps
+        return entry
     }
 
     /// The report entry of a stored finding, with the SHA-256 of each of its files in

@@ -41,7 +41,8 @@ public enum ReportMerge {
         }
         for (url, report) in reports.dropFirst() {
             guard report.seed == first.seed, report.shardCount == first.shardCount, report.backends == first.backends,
-                  report.families == first.families, report.perSignature == first.perSignature,
+                  report.families == first.families, report.sequenceFamilies == first.sequenceFamilies,
+                  report.perSignature == first.perSignature,
                   report.requestedCases == first.requestedCases, report.sizes == first.sizes else {
                 throw MergeError(description: "\(url.path) belongs to another campaign (seed, shard count, backends, families, --cases, sizes or --per-signature differ)")
             }
@@ -88,13 +89,15 @@ public enum ReportMerge {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: findingsOut.path)) ?? [] where !keptNames.contains(name) {
             try? FileManager.default.removeItem(at: findingsOut.appendingPathComponent(name))
         }
-        let merged = FuzzReport(
+        var merged = FuzzReport(
             seed: first.seed, shardCount: first.shardCount,
             shards: shards.values.map(\.summary).sorted { $0.index < $1.index },
             missingShards: (0..<first.shardCount).filter { shards[$0] == nil },
             backends: first.backends, families: first.families, perSignature: first.perSignature,
             requestedCases: first.requestedCases, sizes: first.sizes,
-            findings: kept.map(\.0).sorted { $0.fingerprint < $1.fingerprint }).withDigest()
+            findings: kept.map(\.0).sorted { $0.fingerprint < $1.fingerprint })
+        merged.sequenceFamilies = first.sequenceFamilies
+        merged = merged.withDigest()
         try FuzzRunner.write(merged, to: output.appendingPathComponent("report.json"))
         return merged
     }

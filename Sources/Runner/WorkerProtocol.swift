@@ -156,13 +156,11 @@ public enum WorkerService {
                     try channel.send(WorkerEvent.judged(JudgedCase(spec: found.spec, occurrences: found.findings)))
                 case .reduce(let index, let occurrence):
                     guard let campaign else { try channel.send(WorkerEvent.failed("no campaign configured")); continue }
-                    let spec = campaign.caseSpec(index)
-                    guard let system = campaign.system(for: spec) else {
+                    guard let report = campaign.report(occurrence, spec: campaign.caseSpec(index)) else {
                         try channel.send(WorkerEvent.failed("case \(index) cannot be regenerated"))
                         continue
                     }
-                    try channel.send(WorkerEvent.reduced(
-                        campaign.report(occurrence.finding, transform: occurrence.transform, system: system, spec: spec)))
+                    try channel.send(WorkerEvent.reduced(report))
                 }
             } catch {
                 return 1  // the parent went away mid-answer

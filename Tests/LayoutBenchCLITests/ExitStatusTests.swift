@@ -61,6 +61,8 @@ import Testing
 
     @Test(arguments: [
         ["fuzz", "--seed", "1"],  // neither --cases nor --time
+        ["fuzz", "--cases", "1", "--sequences", "no-such-family", "--out", "/nonexistent/fuzz-out", "--quiet"],
+        ["fuzz", "--cases", "1", "--sequences", "drag", "--max-steps", "0", "--out", "/nonexistent/fuzz-out", "--quiet"],
         ["generate", "--family", "random", "--size", "0"],
         ["solve"],  // no file
         ["no-such-command"],

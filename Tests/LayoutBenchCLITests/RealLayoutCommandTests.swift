@@ -63,6 +63,24 @@ import Testing
         #expect(results.contains { $0["family"] as? String == "apps-total" && $0["size"] as? Int == 3 })
     }
 
+    @Test func benchSequencesQuickRunsThroughTheCommand() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-sequences-\(UUID().uuidString)")
+        let run = try SequenceCommandTests.run([
+            "bench", "--suite", "sequences", "--quick", "--backend", "float,exact", "--families", "drag,keyboard",
+            "--sizes", "10", "--steps", "3", "--out", out.path, "--quiet", "--no-history",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("sequences-quick") && run.output.contains("passes"), "\(run.output)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let results = report?["results"] as? [[String: Any]] ?? []
+        #expect(results.map { "\($0["family"] ?? "") \($0["backend"] ?? "")" } == ["drag float", "drag exact", "keyboard float", "keyboard exact"])
+        #expect(results.allSatisfy { ($0["passes"] as? Int ?? 0) >= 3 })
+        let unknown = try SequenceCommandTests.run(["bench", "--suite", "sequences", "--families", "nope", "--no-history", "--quiet"])
+        #expect(unknown.status == 2 && unknown.error.contains("unknown sequence family 'nope'"), "\(unknown.error)")
+        #expect(try SequenceCommandTests.run(["bench", "--suite", "sequences", "--repetitions", "2"]).status == 2)
+        #expect(try SequenceCommandTests.run(["bench", "--suite", "sequences", "--steps", "1000000000000"]).status == 2)
+    }
+
     @Test func benchAppsWithoutTheCorpusSaysWhere() throws {
         let run = try SequenceCommandTests.run(["bench", "--suite", "apps", "--corpus", "/nonexistent/xib", "--no-history"])
         #expect(run.status == 2)

@@ -144,3 +144,21 @@ import Testing
         #expect(certified.error == "pass 1: certificate: verified by the independent checker\npass 2: certificate: verified by the independent checker\n")
     }
 }
+
+/// `fuzz --sequences`: a campaign of update sequences from the command line.
+@Suite struct FuzzSequencesCommandTests {
+    @Test func aSequenceCampaignRunsAndSaysSo() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-fuzz-seq-\(UUID().uuidString)")
+        let run = try SequenceCommandTests.run([
+            "fuzz", "--cases", "4", "--sequences", "drag,priority-toggle", "--families", "form", "--max-steps", "4",
+            "--backend", "exact,float", "--no-isolate", "--no-history", "--jobs", "1", "--quiet", "--out", out.path,
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(report.contains("\"sequenceFamilies\""))
+        let checkpoint = try String(contentsOf: out.appendingPathComponent("checkpoint.json"), encoding: .utf8)
+        #expect(checkpoint.contains("priority-toggle") && checkpoint.contains("\"maxSteps\":4"))
+        let help = try SequenceCommandTests.run(["fuzz", "--help"])
+        #expect(help.output.contains("--sequences") && help.output.contains("--max-steps") && help.output.contains("from-scratch"))
+    }
+}

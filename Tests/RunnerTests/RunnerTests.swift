@@ -453,3 +453,44 @@ func isZombie(_ pid: pid_t) -> Bool {
         #expect(garbled.description.hasPrefix(url.path + ": not a checkpoint"), "\(garbled.description)")
     }
 }
+
+/// `fuzz --sequences`: campaigns of update sequences run, shard and report like campaigns of
+/// systems, and campaigns of systems write what they wrote before.
+@Suite struct SequenceCampaignRunnerTests {
+    static var sequenceSpec: CampaignSpec {
+        var sequences = spec
+        sequences.sequenceFamilies = ["drag", "rows-insert-delete", "priority-toggle"]
+        sequences.maxSteps = 6
+        return sequences
+    }
+
+    @Test func findingsNameTheirPassAndDoNotDependOnJobs() throws {
+        func run(jobs: Int) throws -> FuzzReport {
+            let options = FuzzRunOptions(spec: Self.sequenceSpec, cases: 12, jobs: jobs, isolation: nil,
+                                         outDirectory: temporaryDirectory("sequences\(jobs)"))
+            return try FuzzRunner(options: options, catalog: catalog).run()
+        }
+        let one = try run(jobs: 1), two = try run(jobs: 2)
+        #expect(outcome(one) == outcome(two))
+        #expect(one.sequenceFamilies == ["drag", "rows-insert-delete", "priority-toggle"])
+        let sloppy = one.findings.filter { $0.backends.first == "sloppy" }
+        #expect(!sloppy.isEmpty)
+        for finding in sloppy {
+            #expect(finding.base != nil && finding.pass != nil && finding.step != nil, "\(finding)")
+            #expect(finding.reducedSteps.map { $0 <= (finding.originalSteps ?? 0) } == true, "\(finding)")
+            #expect(Self.sequenceSpec.sequenceFamilies?.contains(finding.family) == true)
+        }
+    }
+
+    @Test func campaignsOfSystemsKeepTheirSchema() throws {
+        let json = String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)
+        #expect(!json.contains("sequenceFamilies") && !json.contains("maxSteps"))
+        #expect(try JSONDecoder().decode(CampaignSpec.self, from: Data(json.utf8)) == spec)
+        let url = temporaryDirectory("systems")
+        _ = try FuzzRunner(options: FuzzRunOptions(spec: spec, cases: 8, jobs: 1, isolation: nil, outDirectory: url), catalog: catalog).run()
+        let report = try String(contentsOf: url.appendingPathComponent("report.json"), encoding: .utf8)
+        for key in ["sequenceFamilies", "\"pass\"", "\"step\"", "\"base\"", "reducedSteps"] {
+            #expect(!report.contains(key), "\(key) in a campaign of systems")
+        }
+    }
+}

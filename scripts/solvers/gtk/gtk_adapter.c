@@ -46,12 +46,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_lines.h"
+
 #define PROTOCOL_VERSION 1
 #define STRENGTH_SCALE 1000000.0
 /* Sizes are shifted by this many pixels so that GTK's own `size >= 0` never binds. */
 static const double size_offset = 100000.0;
 
-static FILE *protocol_out;
 
 /* ---- parent death ---------------------------------------------------------------------- */
 
@@ -596,23 +597,6 @@ static JsonNode *handle(JsonObject *request, GError **error) {
     }
     json_object_set_int_member(json_node_get_object(reply), "solver_ns", spent);
     return reply;
-}
-
-static void send(JsonNode *node) {
-    char *text = json_to_string(node, FALSE);
-    fputs(text, protocol_out);
-    fputc('\n', protocol_out);
-    fflush(protocol_out);
-    g_free(text);
-}
-
-static JsonNode *message_reply(const char *type, const char *key, const char *text) {
-    JsonNode *node = json_node_new(JSON_NODE_OBJECT);
-    JsonObject *o = json_object_new();
-    json_object_set_string_member(o, "type", type);
-    json_object_set_string_member(o, key, text);
-    json_node_take_object(node, o);
-    return node;
 }
 
 static JsonNode *hello(void) {
