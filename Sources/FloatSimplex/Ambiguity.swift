@@ -30,7 +30,6 @@ extension CassowarySolver {
         var blocked = Set<Int>()
         let costScales = scratch.tolerance.costScales
         let pivotTolerance = scratch.tolerance.pivot
-        let feasibility = scratch.tolerance.feasibility
         for symbol in 0..<scratch.symbolCount where !scratch.symbols[symbol].isBasic {
             let kind = scratch.symbols[symbol].kind
             let directions: [Double]
@@ -61,12 +60,17 @@ extension CassowarySolver {
                     case .dummy:
                         if abs(rate) > pivotTolerance { step = 0 }
                     case .slack, .error:
-                        if rate < -pivotTolerance { step = min(step, max(scratch.symbols[term.symbol].value, 0) / -rate) }
+                        // A value within its row's rounding of 0 is at its bound.
+                        if rate < -pivotTolerance {
+                            let value = scratch.symbols[term.symbol].value
+                            let room = value > 0 && scratch.isBeyondRounding(value, of: term.symbol) ? value : 0
+                            step = min(step, room / -rate)
+                        }
                     case .external, .retired:
                         break
                     }
                 }
-                return step > feasibility
+                return step > 0
             }
             var reached: [Int] = kind == .external ? [symbol] : []
             for term in column where scratch.symbols[term.symbol].kind == .external && abs(term.coefficient) > pivotTolerance {

@@ -248,7 +248,7 @@ public struct CassowaryBackend: LayoutBackend {
     #endif
 }
 
-/// Double arithmetic with pivot and zero tolerances of about 1e-9 of the value scale: the
+/// Double arithmetic deciding at a relative 1e-9 of each number's own summands or row: the
 /// judge forgives rounding up to that relative size (`docs/fuzzing.md`, "Verdicts").
 extension CassowaryBackend: DeclaresPrecision {
     public var relativePrecision: Double? { defaultRelativePrecision }

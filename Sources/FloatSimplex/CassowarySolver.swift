@@ -298,10 +298,12 @@ public struct CassowarySolver: Sendable {
         }
         if kept < recordTerms.count { recordTerms.removeSubrange(kept...) }
         var residual = constant
+        var residualMagnitude = abs(constant)
         for index in start..<recordTerms.count {
-            residual += recordTerms[index].coefficient * tableau.symbols[recordTerms[index].symbol].value
+            let product = recordTerms[index].coefficient * tableau.symbols[recordTerms[index].symbol].value
+            residual += product
+            residualMagnitude = max(residualMagnitude, abs(product))
         }
-        let feasibility = tableau.tolerance.feasibility
 
         // Markers. Rows read `expression + markers = 0`.
         let level = Int32(clamping: constraint.strength.level)
@@ -328,7 +330,7 @@ public struct CassowarySolver: Sendable {
                 other = tableau.newSymbol(.error, owner: owner, costLevel: level)
                 recordTerms.append(Term(other, -sign))
                 // The slack can take up the residual when the inequality holds; otherwise the error does.
-                if sign * residual > feasibility { subject = other }
+                if sign * residual > Tolerance.decision * residualMagnitude { subject = other }
             }
         }
         // New error symbols start non-basic at their own cost (`newSymbol`), which improves nothing.
@@ -344,6 +346,9 @@ public struct CassowarySolver: Sendable {
                 bestMagnitude = abs(term.coefficient)
             }
         }
+        // The coefficient is the input's own, not computed: any non-zero one is exact. (A
+        // threshold scaled by the largest coefficient anywhere read the 1 of
+        // `b.width == 1e10 * a.width` as zero.)
         if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
 
         let record = Record(constraint: constraint, start: start, count: recordTerms.count - start, marker: marker, other: other)
@@ -398,7 +403,6 @@ public struct CassowarySolver: Sendable {
             let direction = Double(tableau.improvingDirection(entering))
             let column = tableau.column(of: entering)
             let pivotTolerance = tableau.tolerance.pivot
-            let tie = tableau.tolerance.feasibility
             var leaving = -1
             var bestRatio = Double.infinity
             var bestRate = 0.0
@@ -416,6 +420,9 @@ public struct CassowarySolver: Sendable {
                     ratio = max(tableau.symbols[symbol].value, 0) / -rate
                 }
                 let better: Bool
+                // Ratios within the decision precision of each other tie (relative: a ratio
+                // is a length along the entering symbol, in its own units).
+                let tie = Tolerance.decision * bestRatio
                 if leaving < 0 || ratio < bestRatio - tie {
                     better = true
                 } else if ratio <= bestRatio + tie {
@@ -786,13 +793,14 @@ extension Tableau {
         for term in definition.terms {
             let amount = factor * term.coefficient
             if let index = row.terms.firstIndex(where: { $0.symbol == term.symbol }) {
-                row.terms[index].coefficient += amount
+                let old = row.terms[index].coefficient
+                let sum = old + amount
+                row.terms[index].coefficient = Tolerance.isCancelled(sum, of: Swift.max(abs(old), abs(amount))) ? 0 : sum
             } else {
                 row.terms.append(Term(term.symbol, amount))
             }
         }
-        let drop = tolerance.drop
-        row.terms.removeAll { abs($0.coefficient) <= drop }
+        row.terms.removeAll { $0.coefficient == 0 }
         setRow(user, row, rank: symbols[user].rank)
     }
 

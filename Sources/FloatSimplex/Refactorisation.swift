@@ -125,7 +125,10 @@ extension CassowarySolver {
                     let k = -factor / coefficient
                     for term in work[r].terms where term.symbol != b {
                         if let index = merged.firstIndex(where: { $0.symbol == term.symbol }) {
-                            merged[index].coefficient += k * term.coefficient
+                            let old = merged[index].coefficient
+                            let amount = k * term.coefficient
+                            let sum = old + amount
+                            merged[index].coefficient = Tolerance.isCancelled(sum, of: max(abs(old), abs(amount))) ? 0 : sum
                         } else {
                             merged.append(Term(term.symbol, k * term.coefficient))
                             if isBasicSymbol[term.symbol] && !assigned[term.symbol] {
@@ -134,9 +137,8 @@ extension CassowarySolver {
                             }
                         }
                     }
-                    let drop = tableau.tolerance.drop
                     merged.removeAll { term in
-                        guard abs(term.coefficient) <= drop else { return false }
+                        guard term.coefficient == 0 else { return false }
                         if isBasicSymbol[term.symbol] && !assigned[term.symbol] { colCount[term.symbol] -= 1 }
                         return true
                     }

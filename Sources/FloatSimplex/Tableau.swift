@@ -205,6 +205,11 @@ struct Tableau: Sendable {
     /// overwriting instead of emptying the array saves a call per walk).
     var touched: [Int] = []
     var touchedCount = 0
+    /// BTRAN scratch beside `SymbolState.accumulator`, indexed by symbol: the largest magnitude
+    /// summed into it by this walk, the size of the numbers whose cancellation the sum may be
+    /// left over from. Apart from `SymbolState` so that copying the symbols (a checkpoint, the
+    /// ambiguity estimate's scratch tableau) copies no more than before.
+    var accumulatedMagnitudes: [Double] = []
 
     /// Ranks handed to rows that name only non-basic symbols (below everything) and to rows
     /// that may name anything (above everything).
@@ -405,27 +410,69 @@ struct Tableau: Sendable {
     func isInfeasible(_ symbol: Int) -> Bool {
         guard symbols[symbol].isBasic else { return false }
         switch symbols[symbol].kind {
-        case .slack, .error: return symbols[symbol].value < -tolerance.feasibility
+        case .slack, .error:
+            // The row's own numbers set the scale of its rounding: a global scale (the largest
+            // constant times the largest coefficient) let `width <= 177000000030` hide a
+            // violation of 20 in a row of small numbers.
+            let value = symbols[symbol].value
+            return value < 0 && isBeyondRounding(-value, of: symbol)
         case .dummy:
-            // A required equality's marker must be 0. The global feasibility tolerance scales
-            // with the largest constant anywhere (a `<= 1e9` makes it 1): a row of small
-            // numbers would then hold while violated by 1, and a later move would find its
-            // violation grown, reported as a conflict while adding an optional row. The
-            // marker's own row sets the scale of its rounding instead.
+            // A required equality's marker must be 0, within the rounding of its own row.
             let value = abs(symbols[symbol].value)
-            guard value > Tolerance.decision * tolerance.coefficientScale else { return false }
-            return value > min(tolerance.feasibility, Tolerance.decision * tolerance.coefficientScale * rowMagnitude(symbol))
+            return value > 0 && isBeyondRounding(value, of: symbol)
         case .external, .retired: return false
         }
     }
 
-    /// `|constant| + Σ |coefficient · value|` of a basic symbol's row (at least 1): the size of
-    /// the numbers whose rounding its value carries.
+    /// `|constant| + Σ |coefficient · value|` of a basic symbol's row: the size of the numbers
+    /// its value is computed from.
     @inline(__always)
     func rowMagnitude(_ symbol: Int) -> Double {
-        var sum = Swift.max(1, abs(symbols[symbol].constant))
+        var sum = abs(symbols[symbol].constant)
         for index in symbols[symbol].rowRange { sum += abs(terms[index].coefficient * symbols[terms[index].symbol].value) }
         return sum
+    }
+
+    /// Whether a basic symbol's deviation `amount` (> 0) from its bound exceeds the rounding
+    /// its value can carry: ``Tolerance/decision`` times the magnitude of the numbers it is
+    /// computed from. Its own row's (``rowMagnitude(_:)``) settles almost every case; a row
+    /// may name other basic symbols, though, whose values carry the rounding of theirs (a
+    /// duplicated equality's marker is `-s` where `s` is 2.8e-14 left over from positions near
+    /// 667), so beyond the own row the backward cone decides (``coneMagnitude(_:)``).
+    @inline(__always)
+    func isBeyondRounding(_ amount: Double, of symbol: Int) -> Bool {
+        // The row's constant alone settles most residues without reading the row.
+        amount > Tolerance.decision * abs(symbols[symbol].constant) && isBeyondRoundingOfRow(amount, of: symbol)
+    }
+
+    @inline(never)
+    private func isBeyondRoundingOfRow(_ amount: Double, of symbol: Int) -> Bool {
+        amount > Tolerance.decision * rowMagnitude(symbol) && amount > Tolerance.decision * coneMagnitude(symbol)
+    }
+
+    /// `M(s) = |constant| + Σ |coefficient| · (M(x) if x is basic, else |value of x|)` over
+    /// the backward cone of a basic symbol: a bound on the magnitudes its value's rounding
+    /// comes from. Allocates; computed only for values that the own row does not settle.
+    func coneMagnitude(_ symbol: Int) -> Double {
+        var memo: [Int: Double] = [:]
+        var stack: [Int] = [symbol]
+        while let top = stack.last {
+            if memo[top] != nil { stack.removeLast(); continue }
+            var pending = false
+            for index in symbols[top].rowRange {
+                let other = terms[index].symbol
+                if symbols[other].isBasic && memo[other] == nil { stack.append(other); pending = true }
+            }
+            if pending { continue }
+            var sum = abs(symbols[top].constant)
+            for index in symbols[top].rowRange {
+                let other = terms[index].symbol
+                sum += abs(terms[index].coefficient) * (symbols[other].isBasic ? memo[other]! : abs(symbols[other].value))
+            }
+            memo[top] = sum
+            stack.removeLast()
+        }
+        return memo[symbol] ?? 0
     }
 
     @inline(__always)
@@ -560,24 +607,28 @@ struct Tableau: Sendable {
     /// ``recycle(_:)-(Row)`` (or to ``pivot(entering:leaving:reducedLeavingRow:)``).
     mutating func reduce(_ symbol: Int) -> Row {
         nextEpoch()
+        if accumulatedMagnitudes.count < symbols.count {
+            accumulatedMagnitudes.append(contentsOf: repeatElement(0, count: symbols.count - accumulatedMagnitudes.count))
+        }
         var constant = symbols[symbol].constant
         for index in symbols[symbol].rowRange { accumulate(terms[index].symbol, terms[index].coefficient) }
         while let basic = heap.pop() {
             let factor = symbols[basic].accumulator
             symbols[basic].accumulator = 0
-            if factor == 0 { continue }
+            if Tolerance.isCancelled(factor, of: accumulatedMagnitudes[basic]) { continue }
             constant += factor * symbols[basic].constant
             for index in symbols[basic].rowRange { accumulate(terms[index].symbol, factor * terms[index].coefficient) }
         }
         var reduced = termBuffer
         termBuffer = []
         reduced.removeAll(keepingCapacity: true)
-        let drop = tolerance.drop
         for slot in 0..<touchedCount {
             let symbol = touched[slot]
             if symbols[symbol].isBasic { continue }
             let coefficient = symbols[symbol].accumulator
-            if abs(coefficient) > drop { reduced.append(Term(symbol, coefficient)) }
+            if !Tolerance.isCancelled(coefficient, of: accumulatedMagnitudes[symbol]) {
+                reduced.append(Term(symbol, coefficient))
+            }
         }
         return Row(constant: constant, terms: reduced)
     }
@@ -590,11 +641,13 @@ struct Tableau: Sendable {
         if symbols[symbol].seen != epoch {
             symbols[symbol].seen = epoch
             symbols[symbol].accumulator = amount
+            accumulatedMagnitudes[symbol] = abs(amount)
             if touchedCount < touched.count { touched[touchedCount] = symbol } else { touched.append(symbol) }
             touchedCount += 1
             if symbols[symbol].isBasic { heap.push(symbol, key: -symbols[symbol].rank) }
         } else {
             symbols[symbol].accumulator += amount
+            accumulatedMagnitudes[symbol] = Swift.max(accumulatedMagnitudes[symbol], abs(amount))
         }
     }
 
@@ -608,15 +661,19 @@ struct Tableau: Sendable {
         var result = termBuffer
         termBuffer = []
         result.removeAll(keepingCapacity: true)
-        let drop = tolerance.drop
         while let basic = heap.pop() {
             var sum = 0.0
+            var magnitude = 0.0
             for index in symbols[basic].rowRange {
                 let term = terms[index]
-                if symbols[term.symbol].seen == epoch { sum += term.coefficient * symbols[term.symbol].accumulator }
+                if symbols[term.symbol].seen == epoch {
+                    let product = term.coefficient * symbols[term.symbol].accumulator
+                    sum += product
+                    magnitude = Swift.max(magnitude, abs(product))
+                }
             }
             symbols[basic].accumulator = sum
-            if abs(sum) > drop {
+            if !Tolerance.isCancelled(sum, of: magnitude) {
                 result.append(Term(basic, sum))
                 enqueueUsers(of: basic)
             } else {

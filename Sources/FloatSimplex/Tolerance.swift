@@ -1,20 +1,20 @@
 import BackendContract
-/// The epsilon policy: every threshold is a fixed relative precision times a scale that the
-/// solver tracks from its input, so a layout in points and the same layout in thousandths of
-/// a point are treated alike.
+/// The epsilon policy: every decision compares a number with the numbers it was computed
+/// from (docs/float-backend.md, "Epsilon policy"), never with a scale taken from elsewhere in
+/// the system, so scaling any row or any variable changes no decision.
 ///
-/// - `valueScale`: the largest magnitude among constants and suggested values (at least 1),
-///   the size of the positions being solved for.
-/// - `coefficientScale`: the largest coefficient magnitude (at least 1).
+/// - A computed tableau entry is cancellation residue when it is within ``decision`` of its
+///   largest summand (``isCancelled(_:of:)``); what survives is usable as a pivot.
+/// - A basic value is judged against its own row (`Tableau.isInfeasible`).
+/// - Reduced costs are judged level by level against the largest term ever summed into an
+///   entry of *that* level (``CostScales``). With one global scale, a multiplier of 1e9 at a
+///   weak level made a reduced cost of 1 at a stronger level read as zero, and the solver
+///   gave up 10 at priority 251 to save 1e10 at 250.
 ///
-/// A basic variable's value is computed from a row of coefficients times values, so its
-/// rounding error grows with `valueScale × coefficientScale`: that product scales the
-/// feasibility test. Coefficients of rows scale with `coefficientScale`. Reduced costs are
-/// sums of coefficient products with unit weights, level by level: each level's entries are
-/// judged against the largest term ever summed into an entry of *that* level
-/// (``CostScales``), never against another level's. With one global scale, a multiplier of
-/// 1e9 at a weak level made a reduced cost of 1 at a stronger level read as zero, and the
-/// solver gave up 10 at priority 251 to save 1e10 at 250.
+/// `valueScale` and `coefficientScale` (the largest constant and coefficient seen, at least
+/// 1) remain only as the size of the ambiguity probe's pull and for the planted pivot fault:
+/// as thresholds they read the 1e-6 of `x <= 1e6 * y` as zero and let one huge constant hide
+/// violations of hundreds of points elsewhere.
 struct Tolerance: Sendable, Hashable {
     var valueScale: Double = 1
     var coefficientScale: Double = 1
@@ -24,22 +24,33 @@ struct Tolerance: Sendable, Hashable {
     /// Relative precision for decisions (is a value negative, is a pivot element usable, is a
     /// reduced cost zero): about 2⁻³⁰, leaving some twenty bits for accumulated rounding.
     static let decision = 1e-9
-    /// Relative size below which a computed coefficient is cancellation residue and is dropped:
+    /// Relative size below which a reduced-cost entry is cancellation residue and is dropped:
     /// a few thousand ulps of 1.
     static let residue = 1e-12
 
-    /// A restricted variable counts as non-negative down to `-feasibility`; a required
-    /// equality holds when its residual is within it.
+    /// The global feasibility scale of the old policy, now only a floor of the ambiguity
+    /// probe's threshold (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
     var feasibility: Double { Self.decision * valueScale * coefficientScale }
-    /// A pivot element (or a ratio-test entry) smaller than this is treated as zero.
+    /// A pivot element (or a ratio-test entry) at or below this is treated as zero. Entries
+    /// are judged where they are computed, against their own summands
+    /// (``isCancelled(_:of:)``): what survives is a number, however small, and a global
+    /// threshold would misread a legitimate `1e-6` (the inverse of a multiplier 1e6) as
+    /// zero. So this is 0 (a planted fault raises it).
     var pivot: Double {
         #if LAYOUTBENCH_FAULTS
         if PlantedFault.isActive(.floatPivotTolerance) { return 1e-3 * coefficientScale }
         #endif
-        return Self.decision * coefficientScale
+        return 0
     }
-    /// Coefficients at or below this are removed from rows.
-    var drop: Double { Self.residue * coefficientScale }
+
+    /// Whether `sum`, computed by adding numbers of which the largest has magnitude
+    /// `magnitude`, is cancellation residue: at or below ``decision`` times that magnitude.
+    /// Scale-invariant in rows and columns: scaling a row or a variable scales a sum and its
+    /// summands alike.
+    @inline(__always)
+    static func isCancelled(_ sum: Double, of magnitude: Double) -> Bool {
+        abs(sum) <= decision * magnitude
+    }
 
     mutating func include(value: Double) {
         valueScale = max(valueScale, abs(value))
