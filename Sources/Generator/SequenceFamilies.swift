@@ -18,6 +18,17 @@ public struct SequenceFamily: Sendable {
     public let base: String?
     /// Appends about `steps` steps to the builder, a pass after each step or small group.
     let extend: @Sendable (_ builder: inout UpdateSequence.Builder, _ steps: Int, _ rng: inout SeededGenerator) -> Void
+
+    init(
+        name: String, kind: FamilyKind, rationale: String, base: String? = nil,
+        extend: @escaping @Sendable (_ builder: inout UpdateSequence.Builder, _ steps: Int, _ rng: inout SeededGenerator) -> Void
+    ) {
+        self.name = name
+        self.kind = kind
+        self.rationale = rationale
+        self.base = base
+        self.extend = extend
+    }
 }
 
 /// The catalogue of sequence families.
@@ -26,43 +37,43 @@ public enum SequenceFamilies {
         SequenceFamily(
             name: "cell-reuse", kind: .realistic,
             rationale: "one table cell reused for hundreds of rows: each pass its labels get new intrinsic sizes",
-            base: "table-cells", extend: { builder, steps, rng in cellReuse(&builder, steps, &rng) }),
+            base: "table-cells", extend: cellReuse),
         SequenceFamily(
             name: "rotation", kind: .realistic,
             rationale: "rotation and window resizing: set root W H moves the constant of every row naming the root",
-            base: nil, extend: { builder, steps, rng in rotation(&builder, steps, &rng) }),
+            extend: rotation),
         SequenceFamily(
             name: "keyboard", kind: .realistic,
             rationale: "the keyboard in and out: one bottom constraint's constant jumps by a keyboard's height and back",
-            base: nil, extend: { builder, steps, rng in keyboard(&builder, steps, &rng) }),
+            extend: keyboard),
         SequenceFamily(
             name: "drag", kind: .realistic,
             rationale: "dragging: hundreds of small constant changes of one position constraint, a pass after each",
-            base: nil, extend: { builder, steps, rng in drag(&builder, steps, &rng) }),
+            extend: drag),
         SequenceFamily(
             name: "text-editing", kind: .realistic,
             rationale: "typing into a label: its intrinsic width grows a character at a time, sometimes it wraps",
-            base: nil, extend: { builder, steps, rng in textEditing(&builder, steps, &rng) }),
+            extend: textEditing),
         SequenceFamily(
             name: "rows-insert-delete", kind: .realistic,
             rationale: "rows inserted and deleted: views with their constraints come and go",
-            base: nil, extend: { builder, steps, rng in rows(&builder, steps, &rng) }),
+            extend: rows),
         SequenceFamily(
             name: "priority-toggle", kind: .realistic,
             rationale: "priority toggles 250 <-> 750, the usual way to switch between two layouts",
-            base: nil, extend: { builder, steps, rng in priorityToggle(&builder, steps, &rng) }),
+            extend: priorityToggle),
         SequenceFamily(
             name: "conflict-then-remove", kind: .pathological,
             rationale: "a conflicting required constraint added, then the earlier one removed: a broken constraint becomes satisfiable",
-            base: nil, extend: { builder, steps, rng in conflictThenRemove(&builder, steps, &rng) }),
+            extend: conflictThenRemove),
         SequenceFamily(
             name: "readd-after-conflict", kind: .pathological,
             rationale: "remove and re-add after a conflict (kiwi.js #31, cassowary.dart #12): residue of a rejected constraint",
-            base: nil, extend: { builder, steps, rng in readdAfterConflict(&builder, steps, &rng) }),
+            extend: readdAfterConflict),
         SequenceFamily(
             name: "random-steps", kind: .random,
             rationale: "long random add/remove/set sequences: every step kind, in any order, on any family",
-            base: nil, extend: { builder, steps, rng in randomSteps(&builder, steps, &rng) }),
+            extend: randomSteps),
     ]
 
     public static func named(_ name: String) -> SequenceFamily? { all.first { $0.name == name } }
