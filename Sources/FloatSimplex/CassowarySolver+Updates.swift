@@ -52,8 +52,8 @@ extension CassowarySolver {
         }
         #endif
         do {
-            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
-            if !tableau.candidates.isEmpty { try optimize() }
+            let requiredChanged = previous.contains { records[$0.id]?.constraint.strength.isRequired == true }
+            try reoptimize(requiredChanged ? .mayConflict(pending: -1) : .keepsRequiredFeasible)
             tableau.commitAttempt()
         } catch {
             tableau.rollBack(to: checkpoint)

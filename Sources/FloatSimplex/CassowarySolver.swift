@@ -360,8 +360,7 @@ public struct CassowarySolver: Sendable {
             for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: term.coefficient) }
             tableau.recycle(reduced)
         }
-        if !tableau.infeasible.isEmpty { try dualOptimize(pending: owner) }
-        if !tableau.candidates.isEmpty { try optimize() }
+        try reoptimize(constraint.strength.isRequired ? .mayConflict(pending: owner) : .keepsRequiredFeasible)
         return record
     }
 
@@ -485,10 +484,48 @@ public struct CassowarySolver: Sendable {
         return best < 0 ? nil : best
     }
 
+    /// What a call changed: it decides what a row the dual simplex cannot restore means.
+    enum Change {
+        /// Nothing that can make the held required constraints infeasible (an optional row
+        /// added, a constraint removed, an optional constant changed, a refactorisation): a
+        /// row that cannot be restored is rounding residue, and is settled.
+        case keepsRequiredFeasible
+        /// A required row added (the id of its owner, whose record is not held yet; -1: none)
+        /// or a required constant changed: a row that cannot be restored proves a conflict,
+        /// unless it belongs to a held constraint and is within the rounding of that
+        /// constraint's own numbers.
+        case mayConflict(pending: Int)
+    }
+
+    /// Dual simplex, then primal, until the basis is feasible and optimal.
+    ///
+    /// Repeated because a primal pivot can carry a residue that one row held within its
+    /// rounding into a row of smaller numbers, where it reads as a violation: a slack of
+    /// `w >= 225.500000001` basic as `-1e-9 - s` once `w <= 225.5` leaves the basis.
+    mutating func reoptimize(_ change: Change) throws(Failure) {
+        for _ in 0..<Self.reoptimizeRounds {
+            if !tableau.infeasible.isEmpty { try dualOptimize(change) }
+            if tableau.candidates.isEmpty { return }
+            try optimize()
+            if tableau.infeasible.isEmpty { return }
+        }
+        // Still infeasible after this many rounds: residue chased back and forth. Settle it
+        // without more primal pivots (the point is optimal up to the residue).
+        try dualOptimize(change)
+    }
+
+    static let reoptimizeRounds = 4
+
     /// Dual simplex: from an optimal but infeasible basis to an optimal feasible one. When a
     /// row proves infeasibility (no symbol can move it towards its bound), the constraints
-    /// whose markers appear in it are the explanation.
-    mutating func dualOptimize(pending: Int) throws(Failure) {
+    /// whose markers appear in it are the explanation — unless `change` says it is rounding
+    /// residue (``isResidue(_:after:)``), which is then settled (``settle(_:)``).
+    mutating func dualOptimize(_ change: Change) throws(Failure) {
+        let pending: Int
+        switch change {
+        case .keepsRequiredFeasible: pending = -1
+        case .mayConflict(let owner): pending = owner
+        }
         var iterations = 0
         while !tableau.infeasible.isEmpty {
             let bland = iterations > blandThreshold
@@ -539,13 +576,64 @@ public struct CassowarySolver: Sendable {
                     enteringCost = cost
                 }
             }
-            if entering < 0 { throw .infeasible(explanation(of: leaving, reduced: reduced, pending: pending)) }
+            if entering < 0 {
+                guard isResidue(leaving, after: change) else {
+                    throw .infeasible(explanation(of: leaving, reduced: reduced, pending: pending))
+                }
+                tableau.recycle(reduced)
+                settle(leaving)
+                iterations += 1
+                if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
+                continue
+            }
             tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
             try spend()
             iterations += 1
             if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
             refactorIfFilled()
         }
+    }
+
+    /// Whether a basic symbol that the dual simplex cannot bring back to its bound is off it
+    /// by rounding alone.
+    ///
+    /// After a change that keeps the required constraints feasible, always: they held before
+    /// (each judged when it was added), and exactly they still do, so throwing would break
+    /// the promise that optional rows are always accepted. After a change that may conflict,
+    /// when the symbol is a marker of a held constraint (not the pending one) and its value is
+    /// within ``Tolerance/decision`` of that constraint's own numbers at the current point
+    /// (``ownMagnitude(_:)``). The row it is basic in is no measure: after a pivot it may be
+    /// much smaller than the numbers its constant was computed from (`-1e-9 - s`, left from
+    /// `225.5 - 225.500000001`).
+    private func isResidue(_ symbol: Int, after change: Change) -> Bool {
+        guard case .mayConflict(let pending) = change else { return true }
+        let owner = tableau.symbols[symbol].owner
+        guard owner != pending, owner >= 0, owner < records.count, let record = records[owner] else { return false }
+        return abs(tableau.symbols[symbol].value) <= Tolerance.decision * ownMagnitude(record)
+    }
+
+    /// `|constant| + Σ |coefficient · value|` over a constraint's own terms (its markers
+    /// left out: they are its residual) at the current point: the size of the numbers its
+    /// residual is computed from, whatever the basis.
+    func ownMagnitude(_ record: Record) -> Double {
+        var sum = abs(record.constraint.constant)
+        for index in record.start..<record.start + record.count {
+            let symbol = recordTerms[index].symbol
+            guard tableau.symbols[symbol].kind == .external, tableau.symbols[symbol].isBasic else { continue }
+            sum += abs(recordTerms[index].coefficient * tableau.symbols[symbol].value)
+        }
+        return sum
+    }
+
+    /// Puts a basic restricted or dummy symbol on its bound by taking its value out of its
+    /// row's constant (journaled), and refreshes the values downstream: the residue is
+    /// treated as zero from now on, instead of being judged again against every row a later
+    /// pivot moves it into.
+    private mutating func settle(_ symbol: Int) {
+        var row = tableau.row(symbol)
+        row.constant -= tableau.symbols[symbol].value
+        tableau.setRow(symbol, row, rank: tableau.symbols[symbol].rank)
+        tableau.refreshValues(of: [symbol])
     }
 
     /// The required constraints named by a row that proves infeasibility: the owner of the
@@ -658,8 +746,7 @@ public struct CassowarySolver: Sendable {
             tableau.updateFeasibility(symbol)
         }
         tableau.refreshValues(of: changed)
-        if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
-        if !tableau.candidates.isEmpty { try optimize() }
+        try reoptimize(.keepsRequiredFeasible)
     }
 
     /// Rewrites the record pool without the runs of removed records.

@@ -16,8 +16,7 @@ extension CassowarySolver {
         guard tableau.termCount > limit else { return }
         guard refactor() else { return }
         do {
-            if !tableau.infeasible.isEmpty { try dualOptimize(pending: -1) }
-            if !tableau.candidates.isEmpty { try optimize() }
+            try reoptimize(.keepsRequiredFeasible)
         } catch {
             // Rounding residue only: the basis was optimal before the rebuild.
         }

@@ -139,9 +139,21 @@ public struct FindingStore: Sendable {
 
     /// The backends a corpus file expects to fail (`# expect-fail: a, b` lines).
     public static func expectedFailures(in text: String) -> Set<String> {
+        backends(in: text, header: "# expect-fail:")
+    }
+
+    /// The backends whose answers to a corpus file may differ from its expected result
+    /// where the judge explains the difference by rounding (`# expect-ill-conditioned: a, b`
+    /// lines): a near-conflict below a backend's precision, say. They must still answer,
+    /// and the judge must call no difference wrong.
+    public static func expectedIllConditioned(in text: String) -> Set<String> {
+        backends(in: text, header: "# expect-ill-conditioned:")
+    }
+
+    private static func backends(in text: String, header: String) -> Set<String> {
         var names = Set<String>()
-        for line in text.split(separator: "\n") where line.hasPrefix("# expect-fail:") {
-            for name in line.dropFirst("# expect-fail:".count).split(separator: ",") {
+        for line in text.split(separator: "\n") where line.hasPrefix(header) {
+            for name in line.dropFirst(header.count).split(separator: ",") {
                 names.insert(name.trimmingCharacters(in: .whitespaces))
             }
         }
