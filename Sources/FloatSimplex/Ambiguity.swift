@@ -28,7 +28,6 @@ extension CassowarySolver {
         var scratch = tableau
         var marked = Set<Int>()
         var blocked = Set<Int>()
-        let costScales = scratch.tolerance.costScales
         let pivotTolerance = scratch.tolerance.pivot
         for symbol in 0..<scratch.symbolCount where !scratch.symbols[symbol].isBasic {
             let kind = scratch.symbols[symbol].kind
@@ -46,7 +45,7 @@ extension CassowarySolver {
             #else
             let misread = false
             #endif
-            guard misread || scratch.reducedCosts[symbol].leading(costScales) == nil else { continue }
+            guard misread || scratch.reducedCosts[symbol].isZero else { continue }
             if kind == .external && scratch.users.isEmpty(symbol) {
                 marked.insert(symbol)
                 continue

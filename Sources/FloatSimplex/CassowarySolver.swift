@@ -464,7 +464,6 @@ public struct CassowarySolver: Sendable {
     private func chooseEntering(bland: Bool) -> Int? {
         var best = -1
         var bestDirection = 0.0
-        let scales = tableau.tolerance.costScales
         for symbol in tableau.candidates {
             if bland {
                 if best < 0 || symbol < best { best = symbol }
@@ -475,7 +474,7 @@ public struct CassowarySolver: Sendable {
             if best >= 0 {
                 let order = LexVector.compare(
                     tableau.reducedCosts[symbol], scaledBy: direction,
-                    tableau.reducedCosts[best], scaledBy: bestDirection, scales: scales)
+                    tableau.reducedCosts[best], scaledBy: bestDirection)
                 if order > 0 || (order == 0 && symbol > best) { continue }
             }
             best = symbol
@@ -541,7 +540,6 @@ public struct CassowarySolver: Sendable {
             let reduced = tableau.reduce(leaving)
             let direction: Double = tableau.symbols[leaving].kind == .dummy && tableau.symbols[leaving].value > 0 ? -1 : 1
             let pivotTolerance = tableau.tolerance.pivot
-            let costScales = tableau.tolerance.costScales
             var entering = -1
             var enteringRate = 0.0
             var enteringCost = LexVector()
@@ -563,7 +561,7 @@ public struct CassowarySolver: Sendable {
                     better = true
                 } else {
                     let order = LexVector.compare(
-                        cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate), scales: costScales)
+                        cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate))
                     if order != 0 {
                         better = order < 0
                     } else {

@@ -111,40 +111,36 @@ struct LexVector: Sendable, Hashable {
         count += 1
     }
 
-    /// The sign of the first entry whose magnitude exceeds its level's tolerance (0 when
-    /// none does).
-    func sign(_ scales: CostScales) -> Int {
+    /// The sign of the first entry (0 when there is none). Entries that are cancellation
+    /// residue were dropped where they were computed (``add(_:times:)``): what is left is a
+    /// number, however small — the 5e-10 per unit by which a strong error grows when a
+    /// weaker one shrinks through a multiplier of 1e9 is a cost, not noise.
+    var sign: Int {
         for index in 0..<count {
             let entry = self[index]
-            let tolerance = scales.tolerance(entry.level)
-            if entry.value > tolerance { return 1 }
-            if entry.value < -tolerance { return -1 }
+            if entry.value > 0 { return 1 }
+            if entry.value < 0 { return -1 }
         }
         return 0
     }
 
-    /// The first level whose entry exceeds its level's tolerance in magnitude, with its value.
-    func leading(_ scales: CostScales) -> Entry? {
-        for index in 0..<count where abs(self[index].value) > scales.tolerance(self[index].level) { return self[index] }
-        return nil
-    }
-
-    /// `self += factor · other`; entries that fall to their level's drop threshold or below
-    /// in magnitude are removed, so cancellation leaves no residue for later comparisons to
-    /// trip on.
-    mutating func add(_ other: LexVector, times factor: Double, scales: CostScales) {
+    /// `self += factor · other`; an entry that is cancellation residue of its two summands
+    /// (``Tolerance/isCancelled(_:of:)``) is removed, so cancellation leaves no residue for
+    /// later comparisons to trip on.
+    mutating func add(_ other: LexVector, times factor: Double) {
         if other.count == 0 || factor == 0 { return }
         if count == 0 && other.count == 1 {
             let value = factor * other.first.value
-            if abs(value) > scales.drop(other.first.level) {
+            if value != 0 {
                 first = Entry(level: other.first.level, value: value)
                 count = 1
             }
             return
         }
         if count == 1, other.count == 1, first.level == other.first.level {
-            let sum = first.value + factor * other.first.value
-            if abs(sum) <= scales.drop(first.level) { count = 0 } else { first.value = sum }
+            let added = factor * other.first.value
+            let sum = first.value + added
+            if Tolerance.isCancelled(sum, of: Swift.max(abs(first.value), abs(added))) { count = 0 } else { first.value = sum }
             return
         }
         var merged = LexVector()
@@ -152,47 +148,50 @@ struct LexVector: Sendable, Hashable {
         var j = 0
         while i < count || j < other.count {
             let entry: Entry
+            var magnitude: Double
             if j == other.count || (i < count && self[i].level < other[j].level) {
                 entry = self[i]
+                magnitude = 0
                 i += 1
             } else if i == count || other[j].level < self[i].level {
                 entry = Entry(level: other[j].level, value: factor * other[j].value)
+                magnitude = 0
                 j += 1
             } else {
-                entry = Entry(level: self[i].level, value: self[i].value + factor * other[j].value)
+                let added = factor * other[j].value
+                entry = Entry(level: self[i].level, value: self[i].value + added)
+                magnitude = Swift.max(abs(self[i].value), abs(added))
                 i += 1
                 j += 1
             }
-            if abs(entry.value) > scales.drop(entry.level) { merged.append(entry) }
+            if entry.value != 0 && !Tolerance.isCancelled(entry.value, of: magnitude) { merged.append(entry) }
         }
         self = merged
     }
 
-    /// The lexicographic sign of `a·ka − b·kb`, entries within their level's tolerance
-    /// counting as zero.
-    static func compare(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double, scales: CostScales) -> Int {
+    /// The lexicographic sign of `a·ka − b·kb`, a level's difference counting as zero when it
+    /// is cancellation residue of the two entries (a tie).
+    static func compare(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double) -> Int {
         var i = 0
         var j = 0
         while i < a.count || j < b.count {
             let difference: Double
-            let level: Int32
+            let magnitude: Double
             if j == b.count || (i < a.count && a[i].level < b[j].level) {
-                level = a[i].level
                 difference = a[i].value * ka
+                magnitude = 0
                 i += 1
             } else if i == a.count || b[j].level < a[i].level {
-                level = b[j].level
                 difference = -b[j].value * kb
+                magnitude = 0
                 j += 1
             } else {
-                level = a[i].level
                 difference = a[i].value * ka - b[j].value * kb
+                magnitude = Swift.max(abs(a[i].value * ka), abs(b[j].value * kb))
                 i += 1
                 j += 1
             }
-            let tolerance = scales.tolerance(level)
-            if difference > tolerance { return 1 }
-            if difference < -tolerance { return -1 }
+            if !Tolerance.isCancelled(difference, of: magnitude) { return difference > 0 ? 1 : -1 }
         }
         return 0
     }

@@ -176,10 +176,7 @@ extension CassowarySolver {
             let w = weight[b]
             for index in tableau.symbols[b].rowRange {
                 let term = tableau.terms[index]
-                for k in 0..<w.count {
-                    tableau.tolerance.costScales.include(level: w[k].level, magnitude: abs(term.coefficient * w[k].value))
-                }
-                weight[term.symbol].add(w, times: term.coefficient, scales: tableau.tolerance.costScales)
+                weight[term.symbol].add(w, times: term.coefficient)
             }
         }
         for symbol in 0..<symbolCount where tableau.symbols[symbol].kind != .retired {

@@ -361,10 +361,7 @@ struct Tableau: Sendable {
         if journaling && symbol < journalBase {
             recordReducedCost(of: symbol)
         }
-        for index in 0..<cost.count {
-            tolerance.costScales.include(level: cost[index].level, magnitude: abs(factor * cost[index].value))
-        }
-        reducedCosts[symbol].add(cost, times: factor, scales: tolerance.costScales)
+        reducedCosts[symbol].add(cost, times: factor)
         updateCandidacy(symbol)
     }
 
@@ -375,8 +372,8 @@ struct Tableau: Sendable {
     func improvingDirection(_ symbol: Int) -> Int {
         if symbols[symbol].isBasic { return 0 }
         switch symbols[symbol].kind {
-        case .external: return -reducedCosts[symbol].sign(tolerance.costScales)
-        case .slack, .error: return reducedCosts[symbol].sign(tolerance.costScales) < 0 ? 1 : 0
+        case .external: return -reducedCosts[symbol].sign
+        case .slack, .error: return reducedCosts[symbol].sign < 0 ? 1 : 0
         case .dummy, .retired: return 0
         }
     }

@@ -6,10 +6,14 @@ import BackendContract
 /// - A computed tableau entry is cancellation residue when it is within ``decision`` of its
 ///   largest summand (``isCancelled(_:of:)``); what survives is usable as a pivot.
 /// - A basic value is judged against its own row (`Tableau.isInfeasible`).
-/// - Reduced costs are judged level by level against the largest term ever summed into an
-///   entry of *that* level (``CostScales``). With one global scale, a multiplier of 1e9 at a
-///   weak level made a reduced cost of 1 at a stronger level read as zero, and the solver
-///   gave up 10 at priority 251 to save 1e10 at 250.
+/// - A reduced-cost entry is cancellation residue when it is within ``decision`` of the
+///   two numbers it was summed from (`LexVector.add`), and is dropped there; what is left
+///   counts, however small. One global scale let a multiplier of 1e9 at a weak level make a
+///   reduced cost of 1 at a stronger level read as zero (the solver gave up 10 at priority
+///   251 to save 1e10 at 250); a scale per level (the largest term ever summed into it) let
+///   the 5.15e-10 by which a strong error grows per unit of a weaker one, through a
+///   multiplier of −970980000, read as zero (the solver gave up 8 at 750 to save 1.55e10 at
+///   749.9999).
 ///
 /// `valueScale` and `coefficientScale` (the largest constant and coefficient seen, at least
 /// 1) remain only as the size of the ambiguity probe's pull and for the planted pivot fault:
@@ -18,15 +22,10 @@ import BackendContract
 struct Tolerance: Sendable, Hashable {
     var valueScale: Double = 1
     var coefficientScale: Double = 1
-    /// Per level, the largest term summed into a reduced-cost entry of that level.
-    var costScales = CostScales()
 
-    /// Relative precision for decisions (is a value negative, is a pivot element usable, is a
-    /// reduced cost zero): about 2⁻³⁰, leaving some twenty bits for accumulated rounding.
+    /// Relative precision for decisions (is a value negative, is a computed entry or reduced
+    /// cost cancellation residue): about 2⁻³⁰, leaving some twenty bits for accumulated rounding.
     static let decision = 1e-9
-    /// Relative size below which a reduced-cost entry is cancellation residue and is dropped:
-    /// a few thousand ulps of 1.
-    static let residue = 1e-12
 
     /// The global feasibility scale of the old policy, now only a floor of the ambiguity
     /// probe's threshold (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
@@ -58,41 +57,5 @@ struct Tolerance: Sendable, Hashable {
 
     mutating func include(coefficient: Double) {
         coefficientScale = max(coefficientScale, abs(coefficient))
-    }
-}
-
-/// The scale of each level's reduced-cost entries: the largest magnitude of a term ever summed
-/// into one (a unit error weight times a tableau coefficient), at least 1. A level's entry
-/// counts as zero at or below ``Tolerance/decision`` times its level's scale, and is dropped
-/// as cancellation residue at or below ``Tolerance/residue`` times it.
-struct CostScales: Sendable, Hashable {
-    /// Indexed by level; levels beyond the end have scale 1.
-    private(set) var scales: [Double] = []
-
-    @inline(__always)
-    func scale(_ level: Int32) -> Double {
-        let index = Int(level)
-        return index >= 0 && index < scales.count ? scales[index] : 1
-    }
-
-    /// A reduced-cost entry of `level` at or below this counts as zero.
-    @inline(__always)
-    func tolerance(_ level: Int32) -> Double { Tolerance.decision * scale(level) }
-
-    /// A reduced-cost entry of `level` at or below this is cancellation residue.
-    @inline(__always)
-    func drop(_ level: Int32) -> Double { Tolerance.residue * scale(level) }
-
-    /// Notes a term of `magnitude` summed into an entry of `level`.
-    @inline(__always)
-    mutating func include(level: Int32, magnitude: Double) {
-        guard magnitude > 1, magnitude.isFinite else { return }
-        let index = Int(level)
-        guard index >= 0 else { return }
-        if index >= scales.count {
-            scales.reserveCapacity(index + 1)
-            while scales.count <= index { scales.append(1) }
-        }
-        if magnitude > scales[index] { scales[index] = magnitude }
     }
 }

@@ -112,4 +112,44 @@ import Testing
         #expect(solution.status == .optimal)
         #expect(solution.broken.isEmpty)
     }
+
+    /// Root cause 4: reduced costs were judged against the largest term ever summed into an
+    /// entry of their level (1, an error's unit cost), so the `1/(2k)` by which the strong
+    /// error grows per unit of the weak one through `x1/2 <= -k·(8 + x0)` read as zero for
+    /// k near 1e9, and the solver gave up 8 at the strong level to save 16k at the weak one
+    /// (the guided fuzzer's `-970980000 * v3.trailing`). An entry computed as one product is
+    /// no residue, however small.
+    @Test(arguments: multipliers + [970_980_000])
+    func aSmallReducedCostThroughALargeMultiplierCounts(multiplier: Double) throws {
+        for strongFirst in [true, false] {
+            var solver = CassowarySolver()
+            let strong = constraint([(0, 1)], 0, .greaterThanOrEqual, level: 1)  // x0 >= 0 strong
+            let weak = constraint([(1, 1)], 0, .equal, level: 2)                 // x1 == 0 weak
+            try solver.addConstraint(constraint([(1, 0.5), (0, multiplier)], 8 * multiplier, .lessThanOrEqual))
+            for c in strongFirst ? [strong, weak] : [weak, strong] { try solver.addConstraint(c) }
+            // Rounding may leave x0 a few ulps of 8 below 0 (not 8 below).
+            #expect(abs(solver.value(of: Variable(0))) <= 1e-12)
+            #expect(isClose(solver.value(of: Variable(1)), -16 * multiplier))
+            #expect(solver.objective(levelCount: 2)[0] <= 1e-12)
+        }
+    }
+
+    /// Root cause 4 through the one-shot backend: the corpus case.
+    @Test func theStrongLevelIsKeptThroughAMultiplierNearMinusOneBillion() throws {
+        let text = """
+            root root 1024 768
+            view v3
+            v3.width >= 0 @750
+            v3.leading == root.leadingMargin
+            view v5
+            v5.width == 0 @749.9999
+            v5.left == root.left
+            v5.centerXWithinMargins <= -970980000 * v3.trailing
+            """
+        let solution = try CassowaryBackend().solve(LayoutParser.parse(text), budget: .unlimited).solution
+        #expect(solution.status == .optimal)
+        #expect(solution.values[2] == 0)            // v3.width
+        #expect(solution.values[6] == -15_535_680_000)  // v5.width
+        #expect(solution.objective[0] == 0)
+    }
 }
