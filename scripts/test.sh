@@ -13,10 +13,9 @@ fi
 swift test --skip-build "$@"
 # The coverage-guided fuzzer for 60 s from its seed corpus (docs/fuzzing.md, "Coverage-guided
 # fuzzing"; about 2 minutes of instrumented build the first time). LAYOUTBENCH_GUIDED_FUZZ=0
-# skips it. It does not fail on wrong findings yet: it can still find a known float bug on
-# near-conflicts (Corpora/regressions/crash-float-375bc64e7f234f2b.layout) within a minute;
-# drop --no-fail-on-wrong when that is fixed. A harness crash or a build error still fails.
+# skips it. A wrong finding fails the run (its reduced repro is in .build-fuzz/ci-run/findings),
+# as do a harness crash and a build error.
 if [ "${LAYOUTBENCH_GUIDED_FUZZ:-1}" != 0 ] && [ $# -eq 0 ]; then
   rm -rf .build-fuzz/ci-run
-  scripts/fuzz-guided.sh --time 60 --out .build-fuzz/ci-run --no-fail-on-wrong
+  scripts/fuzz-guided.sh --time 60 --out .build-fuzz/ci-run
 fi
