@@ -74,6 +74,16 @@ struct IncrementalBenchCommand: ParsableCommand {
         var kiwi: [String: Any]?
     }
 
+    func validate() throws {
+        for (option, list) in [("--sizes", sizes), ("--views", views)] {
+            let parts = list.split(separator: ",", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.allSatisfy({ Int($0.trimmingCharacters(in: .whitespaces)).map { $0 > 0 } ?? false })
+            else { throw ValidationError("\(option) takes positive whole numbers, e.g. 100,1000") }
+        }
+        guard steps > 0 else { throw ValidationError("--steps must be a positive whole number") }
+        guard kiwiTimeLimit.isFinite, kiwiTimeLimit > 0 else { throw ValidationError("--kiwi-time-limit must be a positive number of seconds") }
+    }
+
     mutating func run() throws {
         if let sequences {
             if warmHeap { Self.keepFreedMemory() }
