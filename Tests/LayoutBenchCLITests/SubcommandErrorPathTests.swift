@@ -160,3 +160,26 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 }
+
+/// `replay`'s summary line counts the expected failures (xfail) and the files marked
+/// expect-fail that pass (XPASS), so a fixed bug is seen in a nightly log's last line.
+@Suite struct ReplaySummaryTests {
+    @Test func theSummaryCountsXfailAndXpass() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let layout = "# expect-fail: float\nroot superview 375 667\nview V\nV.leading == superview.leading + 20\nV.top == superview.top + 20\nV.width == 100\nV.height == 2.0 * V.width\n"
+        let expected = #"{"status": "optimal", "frames": {"V": [20, 20, 100, WIDTH]}, "objective": [], "ambiguous": [], "broken": [], "conflict": []}"#
+        // Right expectation: float passes a file marked expect-fail (XPASS); wrong one: it
+        // fails as marked (xfail).
+        for (name, height) in [("fixed", "200"), ("still-failing", "201")] {
+            try Data(layout.utf8).write(to: folder.appendingPathComponent("\(name).layout"))
+            try Data(expected.replacingOccurrences(of: "WIDTH", with: height).utf8)
+                .write(to: folder.appendingPathComponent("\(name).expected.json"))
+        }
+        let run = try SequenceCommandTests.run(["replay", folder.path, "--backend", "float"])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("1 passed (1 XPASS), 0 failed, 1 xfail"), "\(run.output)")
+        #expect(run.output.contains("XPASS \(folder.path)/fixed.layout [float]"), "\(run.output)")
+    }
+}
