@@ -183,3 +183,25 @@ import Testing
         #expect(run.output.contains("XPASS \(folder.path)/fixed.layout [float]"), "\(run.output)")
     }
 }
+
+/// `solve` prints frame values as the shortest text that reads back as the same `Double`, so a
+/// value can be compared digit for digit or pasted back into a `.layout` file (issue 19).
+@Suite struct SolveNumberFormatTests {
+    @Test(arguments: ["exact", "float"])
+    func framesRoundTrip(_ backend: String) throws {
+        let file = try SequenceCommandTests.file("numbers.layout", """
+            root superview 375 667
+            view a
+            a.left == superview.left + 0.1
+            a.height == 0.3333333333333333 * superview.height
+            a.width == 100.123456789
+            a.top == superview.top + 50
+            """)
+        let run = try SequenceCommandTests.run(["solve", file, "--backend", backend])
+        #expect(run.status == 0, "\(run.error)")
+        let row = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("a ") })
+        let cells = row.split(separator: " ").map(String.init)
+        #expect(cells == ["a", "0.1", "50", "100.123456789", "222.33333333333331"], "\(row)")
+        #expect(Double(cells[4]) == 0.3333333333333333 * 667)
+    }
+}
