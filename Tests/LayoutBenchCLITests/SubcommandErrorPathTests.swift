@@ -77,6 +77,8 @@ import Testing
         Case(["report", "html", "{missing}.json"], "{missing}.json: cannot read the file"),
         Case(["report", "markdown", "{bad.json}"], "{bad.json}: not a layoutbench report"),
         Case(["report", "compare", "{bad.json}", "{bad.json}"], "{bad.json}: not a layoutbench report"),
+        Case(["report", "compare", "{bad.json}", "{bad.json}", "--min-change=-1"], "--min-change must be a percentage"),
+        Case(["report", "html", "{bad.json}", "--min-change=nan"], "--min-change must be a percentage"),
         Case(["report", "merge", "{missing}-1", "{missing}-2", "--output", "{folder}/merged"], "{missing}-1: no such folder"),
         Case(["import", "ib", "{bad.storyboard}"], "give --out DIR, --check or --manifest FILE"),
         Case(["import", "ib", "{bad.storyboard}", "--check"], "{bad.storyboard}:2:11: malformed XML"),
