@@ -78,7 +78,9 @@ let package = Package(
         // The exact simplex as a general LP solver with certificates, and their checker.
         .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic", "ExactSimplex"]),
         // Seeded generator of realistic, random and pathological systems.
-        .target(name: "Generator", dependencies: ["LayoutModel"]),
+        // The project's one source of randomness: SplitMix64 seeding xoshiro256**.
+        .target(name: "SeededRandom"),
+        .target(name: "Generator", dependencies: ["LayoutModel", "SeededRandom"]),
         // The judge (comparator, backward-error verdicts, reference checks), oracles, reducer,
         // campaigns, corpus replay.
         .target(
@@ -127,7 +129,8 @@ let package = Package(
         ),
         // Runs the built `layoutbench` (validate, print, solve) and checks output and exit status.
         .testTarget(name: "LayoutBenchCLITests", dependencies: ["LayoutModel"]),
-        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "Generator"]),
+        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "SeededRandom"]),
+        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract", "Generator"]),
         .testTarget(
             name: "ExactSimplexTests",
@@ -139,7 +142,7 @@ let package = Package(
             swiftSettings: plantedFaults
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel", "GaussianBackend", "BackendContract"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "SeededRandom"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
             dependencies: [
@@ -162,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "Reporting", "Generator", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["History", "Reporting", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FuzzingTests",
