@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The module graph follows the data flow:
-// LayoutModel → CGMP + ExactArithmetic → BackendContract → one module per backend
+// Arithmetic → LayoutModel, and Arithmetic + CGMP → ExactArithmetic → BackendContract → one module per backend
 // (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → Fuzzing → Reporting → Runner → CLI.
 // Planted faults (the fuzzer's self-tests) exist only in debug builds: every hook is inside
 // `#if LAYOUTBENCH_FAULTS`, so a release binary carries none of them.
@@ -37,8 +37,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // The `.layout` format, VFL, validation, lowering to linear rows, results. No dependencies.
-        .target(name: "LayoutModel"),
+        // The number types every layer shares: decimal literals read exactly, and the scalar
+        // protocol lowering is generic over. A leaf: no dependencies.
+        .target(name: "Arithmetic"),
+        // The `.layout` format, VFL, validation, lowering to linear rows, results.
+        .target(name: "LayoutModel", dependencies: ["Arithmetic"]),
         // GMP from the system (libgmp-dev), with C shims for the macros Swift cannot import.
         .systemLibrary(
             name: "CGMP",
@@ -46,7 +49,7 @@ let package = Package(
             providers: [.apt(["libgmp-dev"])]
         ),
         // Exact rationals: an Int64 fast path that falls back to GMP's mpq_t.
-        .target(name: "ExactArithmetic", dependencies: ["CGMP", "LayoutModel"]),
+        .target(name: "ExactArithmetic", dependencies: ["CGMP", "Arithmetic"]),
         // The protocol every backend implements, budgets and statistics.
         .target(name: "BackendContract", dependencies: ["LayoutModel"], swiftSettings: plantedFaults),
         // The naive baseline: dense Gaussian elimination, required equalities only.
