@@ -64,7 +64,7 @@ struct BenchCommand: ParsableCommand {
     var steps: Int?
 
     @Option(help: "Comma-separated sizes instead of the suite's.")
-    var sizes: String?
+    var sizes: PositiveIntegers?
 
     @Option(help: "Timed repetitions per row (after the warm-up).")
     var repetitions: Int?
@@ -113,7 +113,7 @@ struct BenchCommand: ParsableCommand {
             suite.families = try FamilySelection.parse(families).map(\.name)
             suite.extraSizes = [:]
         }
-        if let parsed = try parsedSizes() {
+        if let parsed = sizes?.values {
             suite.sizes = parsed
             suite.extraSizes = [:]
         }
@@ -139,7 +139,7 @@ struct BenchCommand: ParsableCommand {
         var suite = quick ? SequenceSuite.quick : SequenceSuite.standard
         suite.largeSizeBackends = Set(backends.filter { !($0 is OutsideSolverBackend) }.map(\.name))
         if let families { suite.families = families.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        if let parsed = try parsedSizes() {
+        if let parsed = sizes?.values {
             suite.sizes = parsed
             suite.largeSizes = []
         }
@@ -163,17 +163,6 @@ struct BenchCommand: ParsableCommand {
             print("sequences: \(suite.steps) steps each on \(suite.base) (or the family's own base), seed \(suite.seed); "
                   + "p50/p90/p99/max per update pass, budget \(suite.budget.wallTime.map { "\($0)" } ?? "none") per pass")
         }
-    }
-
-    /// `--sizes`, or nil when not given; exits 2 unless they are positive whole numbers.
-    func parsedSizes() throws -> [Int]? {
-        guard let sizes else { return nil }
-        let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
-            printError("--sizes takes positive whole numbers, e.g. 10,100")
-            throw ExitStatus.invalidInput
-        }
-        return parsed
     }
 
     /// Writes the report, prints its table (then `summary`), the comparison with the

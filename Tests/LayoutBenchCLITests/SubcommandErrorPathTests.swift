@@ -59,6 +59,7 @@ import Testing
         Case(["bench", "--backend", "nosuch"], "unknown backend 'nosuch'"),
         Case(["bench", "--suite", "nosuch"], "--suite"),
         Case(["bench", "--sizes", "0"], "--sizes"),
+        Case(["bench", "--sizes", "10,,100"], "--sizes"),
         Case(["bench-incremental", "--steps", "0"], "--steps"),
         Case(["bench-incremental", "--sizes", "abc"], "--sizes"),
         Case(["bench-incremental", "--sequences", "drag", "--views", "10,x"], "--views"),
