@@ -88,3 +88,13 @@ struct FaultyBackend: LayoutBackend {
         }
     }
 }
+
+/// A backend that supports every system and throws `error` whenever it solves one.
+struct ThrowingBackend: LayoutBackend {
+    let name: String
+    let error: BackendError
+
+    var summary: String { "throws \(error) on every solve" }
+    func supports(_ system: ConstraintSystem) -> Support { .supported }
+    func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult { throw error }
+}

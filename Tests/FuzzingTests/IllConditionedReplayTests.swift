@@ -10,16 +10,6 @@ import Testing
 /// explains every difference from the expected result by rounding, and fails when it calls
 /// one wrong or the backend does not answer.
 @Suite struct IllConditionedReplayTests {
-    /// A backend that always fails.
-    struct Failing: LayoutBackend {
-        var name: String { "failing" }
-        var summary: String { "fails every solve" }
-        func supports(_ system: ConstraintSystem) -> Support { .supported }
-        func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
-            throw .internalFailure(backend: name, message: "unsatisfiable required constraint")
-        }
-    }
-
     static let source = repositoryRoot + "/Corpora/regressions/crash-float-375bc64e7f234f2b"
 
     /// The near-conflict case (float answers `optimal` where exact breaks c5) with `header`
@@ -37,7 +27,8 @@ import Testing
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: Self.source + ".expected.json"), to: folder.appendingPathComponent("case.expected.json"))
         let backends: [any LayoutBackend] = [
-            ExactSimplexBackend(), CassowaryBackend(), FaultyBackend(base: CassowaryBackend(), fault: .looseEpsilon), Failing(),
+            ExactSimplexBackend(), CassowaryBackend(), FaultyBackend(base: CassowaryBackend(), fault: .looseEpsilon),
+            ThrowingBackend(name: "failing", error: .internalFailure(backend: "failing", message: "unsatisfiable required constraint")),
         ]
         let outcomes = try CorpusReplay(backends: backends).replay(file: layout.path)
         return Dictionary(uniqueKeysWithValues: outcomes.map { ($0.backend, $0.verdict) })

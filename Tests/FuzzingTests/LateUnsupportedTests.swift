@@ -9,14 +9,8 @@ import Testing
 /// does when its adapter finds a priority it has no strength for) gave no answer and made no
 /// mistake: no finding, and `replay` calls it unsupported.
 @Suite struct LateUnsupportedTests {
-    struct LateDecliner: LayoutBackend {
-        var name: String { "late-decliner" }
-        var summary: String { "declines every system when asked to solve it" }
-        func supports(_ system: ConstraintSystem) -> Support { .supported }
-        func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
-            throw .unsupported(backend: name, reason: "priority 257.1 has no whole strength")
-        }
-    }
+    static let lateDecliner = ThrowingBackend(
+        name: "late-decliner", error: .unsupported(backend: "late-decliner", reason: "priority 257.1 has no whole strength"))
 
     static let text = "root s 0 0 100 100\nview a\na.width == 40 @257.1\na.width == 60 @250\n"
 
@@ -25,7 +19,7 @@ import Testing
         let reference = ExactSimplexBackend()
         let outcomes = [
             BackendOutcome(backend: reference.name, result: .success(try reference.solve(system, budget: Budget()))),
-            BackendOutcome(backend: "late-decliner", result: Result { try LateDecliner().solve(system, budget: Budget()) }.mapError { BackendFailure($0) }),
+            BackendOutcome(backend: "late-decliner", result: Result { try Self.lateDecliner.solve(system, budget: Budget()) }.mapError { BackendFailure($0) }),
         ]
         guard case .failure(let failure) = outcomes[1].result else { Issue.record("it should have declined"); return }
         #expect(failure.isUnsupported)
@@ -54,7 +48,7 @@ extension LateUnsupportedTests {
         let solution = try ExactSimplexBackend().solve(system, budget: Budget()).solution
         try JSONEncoder().encode(ExpectedResult(solution: solution, of: system))
             .write(to: folder.appendingPathComponent("late.expected.json"))
-        let outcomes = try CorpusReplay(backends: [ExactSimplexBackend(), LateDecliner()]).replay(file: file.path)
+        let outcomes = try CorpusReplay(backends: [ExactSimplexBackend(), Self.lateDecliner]).replay(file: file.path)
         #expect(outcomes.first { $0.backend == "exact" }?.verdict == .passed)
         guard case .unsupported(let reason)? = outcomes.first(where: { $0.backend == "late-decliner" })?.verdict else {
             Issue.record("\(outcomes.map(\.verdict))")
