@@ -429,8 +429,16 @@ static gint64 live_uninstall(LiveRow *r) {
     return spent;
 }
 
+/* GTK 4 keeps a child's position in a float (graphene) transform and answers
+ * gtk_widget_compute_bounds in floats: beyond 2^24 px whole pixels are lost (measured,
+ * 4.8.3: x = 1.7e7 gives a 3 px view 4 px wide), and past 2^31 GtkAllocation's int
+ * overflows. LayoutBench declines systems whose constants could get there
+ * (GtkRowMapping.pixelRange); an answer that gets there anyway (multipliers) is
+ * `unsupported` rather than compared. */
+#define PIXEL_RANGE 16777216.0
+
 /* Measures and allocates the container, then reads every child's allocation. */
-static JsonNode *live_values(gint64 *spent) {
+static JsonNode *live_values(gint64 *spent, GError **error) {
     int minimum, natural;
     guint mark = captured->len;
     gint64 start = now_ns();
@@ -439,6 +447,16 @@ static JsonNode *live_values(gint64 *spent) {
     gtk_widget_size_allocate(live.container, &(GtkAllocation){0, 0, 0, 0}, -1);
     *spent += now_ns() - start;
     take_unsatisfiable(mark); /* re-solves repeat what the adds reported */
+    for (guint c = 0; c < live.children->len; c++) {
+        graphene_rect_t bounds;
+        if (!gtk_widget_compute_bounds(g_ptr_array_index(live.children, c), live.container, &bounds)) continue;
+        double far = fmax(fabs(bounds.origin.x) + bounds.size.width, fabs(bounds.origin.y) + bounds.size.height);
+        if (!(far <= PIXEL_RANGE)) {
+            g_set_error(error, FAIL_QUARK, FAIL_UNSUPPORTED,
+                        "GTK placed a view %g px out, beyond the 2^24 px it holds to the pixel (float32 geometry)", far);
+            return NULL;
+        }
+    }
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "type");
@@ -547,7 +565,7 @@ static JsonNode *handle(JsonObject *request, GError **error) {
         if (rows == NULL) {
             g_set_error(error, FAIL_QUARK, FAIL_BAD_REQUEST, "solve needs rows");
         } else if (add_rows(rows, &spent, error)) {
-            reply = live_values(&spent);
+            reply = live_values(&spent, error);
         }
         live_clear();
     } else if (strcmp(type, "reset") == 0) {
@@ -581,7 +599,7 @@ static JsonNode *handle(JsonObject *request, GError **error) {
             }
         }
     } else if (strcmp(type, "values") == 0) {
-        reply = live_values(&spent);
+        reply = live_values(&spent, error);
     } else {
         g_set_error(error, FAIL_QUARK, FAIL_BAD_REQUEST, "unknown request type '%s'", type);
     }
