@@ -102,6 +102,56 @@ struct RoundingAnswerBackend: DeclaresPrecision {
     }
 }
 
+/// A rounding weighted solver's level errors get a pixel's allowance per row, which can hide
+/// a weighted trade of a few pixels; when the lexicographic optimum is not weighted-optimal
+/// (both exact), its determined values moving is the declared semantics, not wrong.
+@Suite struct RoundingWeightedTradeTests {
+    /// Four views of one width: compression resistance 133 @750 on one, hugging 128 @251 on
+    /// all four (weighted: 4 × 251 > 750, so 128; lexicographically 133). More @750 rows that
+    /// hold and a centre row (Σ|a| = 3) widen the @750 allowance beyond the 5 px traded.
+    static let text = """
+        root superview 400 400
+        view a
+        view b
+        view c
+        view d
+        a.width >= 133 @750
+        a.width <= 128 @251
+        b.width == a.width
+        b.width <= 128 @251
+        c.width == a.width
+        c.width <= 128 @251
+        d.width == a.width
+        d.width <= 128 @251
+        a.height >= 0 @750
+        b.height >= 0 @750
+        c.height >= 0 @750
+        d.height >= 0 @750
+        a.top >= superview.top @750
+        b.top >= superview.top @750
+        a.centerY == b.centerY
+        """
+
+    static func described(_ found: [Finding]) -> String {
+        found.map { "\($0.kind.rawValue) \($0.verdict): \($0.detail)" }.joined(separator: "; ")
+    }
+
+    @Test func aTradeHiddenInTheLevelAllowanceIsSemantics() throws {
+        let moves: [(item: String, component: FrameComponent, value: Double)] = ["a", "b", "c", "d"].map { ($0, .w, 128) }
+        let found = try RoundingSolverVerdictTests.judged(RoundingAnswerBackend(moves: moves, broken: [], roundingUnit: 1), Self.text)
+        #expect(!found.isEmpty)
+        #expect(found.allSatisfy { $0.verdict == .semantics }, "\(Self.described(found))")
+    }
+
+    @Test func aValueOffTheWeightedOptimumStaysWrong() throws {
+        // 100 is no optimum of either objective: 33 px under the compression resistance, beyond
+        // a pixel's allowance on every row of the weighted sum.
+        let moves: [(item: String, component: FrameComponent, value: Double)] = ["a", "b", "c", "d"].map { ($0, .w, 100) }
+        let found = try RoundingSolverVerdictTests.judged(RoundingAnswerBackend(moves: moves, broken: [], roundingUnit: 1), Self.text)
+        #expect(found.contains { $0.verdict == .wrong }, "\(Self.described(found))")
+    }
+}
+
 /// Metamorphic relations compare only values the reference finds determined: a view that
 /// nothing places (GTK puts it at −100000 whatever the root) binds no relation.
 @Suite struct UndeterminedValuesInOraclesTests {
