@@ -77,3 +77,21 @@ struct GtkPixelRangeTests {
         #expect(found.isEmpty, "\(found.map(\.detail))")
     }
 }
+
+/// GTK weighs a non-required constraint's error as `A REL m·B + c` writes it: a row whose
+/// first attribute has a coefficient other than ±1 (`w1.top == -2.6032 * w1.bottom - 60`
+/// lowers to `2.6032·h + 60`) would be weighed divided by it, which the declared weight
+/// mapping does not say: such a system is declined (the cassowary-benchmark `suboptimal`
+/// findings were this).
+@Suite struct GtkScaledOptionalRowTests {
+    @Test func anOptionalRowGtkWouldWeighDifferentlyIsDeclined() throws {
+        let scaled = "root superview 896 414\nview w1\nw1.top == w1.bottom @251\nw1.top == -2.6032 * w1.bottom - 60 @250\n"
+        let why = GtkRowMapping.unsupported(try parse(scaled), strengthScale: GtkPixelRangeDeclineTests.scale)
+        #expect(why?.contains("divided by 2.6032") == true, "\(why ?? "taken")")
+        // Required, the same row is taken (no weight), and so is an optional row of coefficient 1.
+        let required = "root superview 896 414\nview w1\nw1.top == -2.6032 * w1.bottom - 60\n"
+        #expect(GtkRowMapping.unsupported(try parse(required), strengthScale: GtkPixelRangeDeclineTests.scale) == nil)
+        let plain = "root superview 896 414\nview a\nview b\na.width == 2.5 * b.width + 3 @250\n"
+        #expect(GtkRowMapping.unsupported(try parse(plain), strengthScale: GtkPixelRangeDeclineTests.scale) == nil)
+    }
+}
