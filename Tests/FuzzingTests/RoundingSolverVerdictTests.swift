@@ -25,17 +25,11 @@ struct RoundingAnswerBackend: DeclaresPrecision {
     func supports(_ system: ConstraintSystem) -> Support { .supported }
 
     func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
-        var result = try ExactSimplexBackend().solve(system, budget: budget)
-        for move in moves {
-            let index = system.items.firstIndex { $0.name == move.item } ?? 0
-            result.solution.values[Unknown(item: index, component: move.component).variable] = move.value
-        }
+        var result = try MovedPointBackend(moves: moves, priorities: capabilities.priorities, relativePrecision: relativePrecision)
+            .solve(system, budget: budget)
         result.solution.broken = broken
         result.solution.status = broken.isEmpty ? .optimal : .unsatisfiable
         result.solution.conflict = []
-        result.solution.exactValues = nil
-        result.solution.exactObjective = nil
-        result.solution.ambiguous = []
         return result
     }
 }
