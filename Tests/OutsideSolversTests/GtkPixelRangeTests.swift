@@ -95,3 +95,28 @@ struct GtkPixelRangeTests {
         #expect(GtkRowMapping.unsupported(try parse(plain), strengthScale: GtkPixelRangeDeclineTests.scale) == nil)
     }
 }
+
+/// Rejections read from whole pixels (docs/outside-solvers.md, "Rejections within a pixel").
+@Suite(.enabled(if: Solvers.installed("gtk"),
+                "the gtk adapter is not built (scripts/install-outside-solvers.sh: libgtk-4-dev, libjson-glib-dev, xvfb)"))
+struct GtkRejectionTests {
+    /// From the campaign (equal-spacing-rtl): GTK's x for the last gap is a hair below 0 and
+    /// floors to −1 against `superview.trailing == gap0_4.trailing` (x == 0), off by exactly
+    /// Σ|a|. GTK kept the row: it is not reported rejected, and nothing is wrong.
+    @Test func aRowOffByExactlyItsRoundingIsKept() throws {
+        let gtk = Solvers.backend("gtk")
+        let family = try #require(Families.named("equal-spacing-rtl"))
+        let system = generate(family: family, size: 9, seed: 9481787893391882065).system
+        let result = try gtk.solve(system, budget: Budget(wallTime: .seconds(10)))
+        #expect(result.solution.broken.isEmpty)
+        let found = campaign([gtk], families: ["random"], oracles: []).judge(system, oracle: nil, seed: 0).map(\.finding)
+        #expect(!found.contains { $0.verdict == .wrong }, "\(found.map(\.detail))")
+    }
+
+    /// A conflict of more than a pixel is still seen: 172 px wide against at most 0.
+    @Test func aConflictBeyondThePixelIsRejected() throws {
+        let gtk = Solvers.backend("gtk")
+        let system = try parse("root superview 0 0 375 667\nview a\na.width <= 0\na.width == 172\na.left == superview.left + 4\n")
+        #expect(try gtk.solve(system, budget: Budget(wallTime: .seconds(10))).solution.broken == [1])
+    }
+}

@@ -473,9 +473,9 @@ static JsonNode *live_values(gint64 *spent, GError **error) {
         default: values[v] = bounds.size.height - size_offset; break;
         }
     }
-    /* GTK has no way to say that it dropped a required constraint (4.8 logs nothing): a
-     * required row that the answer violates by its values' rounding (< 1 px each) or more
-     * is reported rejected, so the judge compares GTK's choice with the required walk's. */
+    /* GTK does not always say that it dropped a required constraint: a required row that the
+     * answer violates by more than its values' rounding (< 1 px each) is reported rejected,
+     * so the judge compares GTK's choice with the required walk's. */
     gboolean any_rejected = FALSE;
     json_builder_set_member_name(b, "rejected");
     json_builder_begin_array(b);
@@ -485,9 +485,12 @@ static JsonNode *live_values(gint64 *spent, GError **error) {
         gboolean rejected = r->rejected;
         if (!rejected && r->constraint != NULL && row_required(&r->row)) {
             /* Each value is within less than one pixel of GTK's own (floor, ceil), so a row that
-             * holds in GTK's solution is off by less than sum |a| here: off by at least that, it
-             * was dropped. */
-            double value = r->row.constant, slack = -1e-9;
+             * holds in GTK's solution is off by less than sum |a| here — or by exactly sum |a|
+             * where GTK's double is a hair below a whole pixel (x = -1e-13 floors to -1 against
+             * `x == 0`): off by more than that, it was dropped. So a conflict of exactly one
+             * pixel (w >= 77, w <= 76, answered 77) reads as kept, a false accept the judge's
+             * rounding allowance explains (ill-conditioned), as it explains the floor above. */
+            double value = r->row.constant, slack = 1e-9;
             for (guint t = 0; t < r->row.terms->len; t++) {
                 Term term = g_array_index(r->row.terms, Term, t);
                 value += term.coefficient * values[term.variable];
