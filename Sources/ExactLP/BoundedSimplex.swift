@@ -27,12 +27,15 @@ public struct ExactLPResult: Sendable {
     public var blandPivots: Int
     /// Pivots of the floating-point run whose final basis started the exact one (0 without).
     public var floatPivots: Int = 0
-    /// Exact pivots that moved the start basis to the floating-point run's basis.
-    public var crashPivots: Int = 0
+    /// How long the floating-point run took (zero without one).
+    public var floatDuration: Duration = .zero
+    /// Columns of the floating-point basis replaced by activity columns because they were
+    /// dependent in exact arithmetic.
+    public var repairedBasisColumns: Int = 0
 
     /// Every pivot and bound flip, floating-point and exact: the figure comparable with
     /// other solvers' iteration counts.
-    public var totalIterations: Int { floatPivots + crashPivots + pivots + boundFlips }
+    public var totalIterations: Int { floatPivots + pivots + boundFlips }
 }
 
 extension ExactLPSolver {
@@ -98,13 +101,19 @@ public enum ExactLPSolver {
         }
     }
 
+    /// `options` with the time limit shortened by what has passed since `started`.
+    static func remaining(_ options: Options, since started: ContinuousClock.Instant) -> Options {
+        var rest = options
+        if let limit = options.timeLimit { rest.timeLimit = limit - (ContinuousClock.now - started) }
+        return rest
+    }
+
     /// Solves `lp` exactly.
     public static func solve(_ lp: ExactLinearProgram, options: Options = Options()) -> ExactLPResult {
         if lp.rowCount * (lp.rowCount + lp.columnCount) > options.maximumTableauEntries {
             return ExactLPResult(status: .stopped, objective: nil, certificate: nil, pivots: 0, boundFlips: 0, phaseOnePivots: 0, blandPivots: 0)
         }
-        var exact = BoundedSimplex<Rational>(lp: lp, options: options)
-        var floatPivots = 0
+        let started = ContinuousClock.now
         if options.floatWarmStart {
             var float = BoundedSimplex<Double>(lp: lp, options: options)
             let perturbed = float.run()
@@ -112,6 +121,7 @@ public enum ExactLPSolver {
             if perturbed.status == .optimal {
                 if var proven = verifiedBasis(lp, basis: candidate.basis, atUpper: candidate.atUpper) {
                     proven.floatPivots = float.pivots + float.flips
+                    proven.floatDuration = ContinuousClock.now - started
                     return proven
                 }
                 // Back to the true bounds, and on from the perturbed optimum's basis, for a
@@ -122,18 +132,24 @@ public enum ExactLPSolver {
                     let finished = (basis: float.basis, atUpper: float.atUpperBounds())
                     if var proven = verifiedBasis(lp, basis: finished.basis, atUpper: finished.atUpper) {
                         proven.floatPivots = float.pivots + float.flips
+                        proven.floatDuration = ContinuousClock.now - started
                         return proven
                     }
                     candidate = finished
                 }
             }
-            floatPivots = float.pivots + float.flips
-            exact.crash(toward: candidate.basis, atUpper: candidate.atUpper)
+            let floatDuration = ContinuousClock.now - started
+            // The exact revised simplex finishes from the float basis: a factorization
+            // instead of a dense rational tableau, and only the pivots still needed.
+            var revised = RevisedExactSimplex(lp: lp, options: remaining(options, since: started), startBasis: candidate.basis, atUpper: candidate.atUpper)
+            var result = revised.run()
+            result.floatPivots = float.pivots + float.flips
+            result.floatDuration = floatDuration
+            result.repairedBasisColumns = revised.repairedSlots
+            return result
         }
-        var result = exact.run()
-        result.floatPivots = floatPivots
-        result.crashPivots = exact.crashPivots
-        return result
+        var exact = BoundedSimplex<Rational>(lp: lp, options: options)
+        return exact.run()
     }
 }
 
@@ -176,7 +192,6 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
     var phaseOnePivots = 0
     var blandPivots = 0
     var degenerateRun = 0
-    var crashPivots = 0
     /// The floating-point run stops (as `stopped`) beyond this many pivots and flips.
     var pivotCap: Int
     let clock = ContinuousClock()
@@ -256,20 +271,6 @@ struct BoundedSimplex<Scalar: SimplexScalar> {
             }
             value[basis[r]] = sum
         }
-    }
-
-    /// Pivots the tableau until `targetBasis` is basic (skipping columns that are dependent
-    /// on those already brought in), then puts each nonbasic variable at the bound
-    /// `atUpper` names (or its finite one) and recomputes the basic values.
-    mutating func crash(toward targetBasis: [Int], atUpper: [Bool]) {
-        let target = Set(targetBasis)
-        for k in targetBasis where basisRow[k] < 0 {
-            if timedOut { break }
-            guard let r = (0..<m).first(where: { !target.contains(basis[$0]) && !tableau[$0][k].isNegligible }) else { continue }
-            pivot(row: r, column: k)
-            crashPivots += 1
-        }
-        placeNonbasic(atUpper: atUpper)
     }
 
     var timedOut: Bool {
