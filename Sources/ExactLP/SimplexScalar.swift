@@ -1,6 +1,6 @@
 import ExactArithmetic
 
-/// The arithmetic ``BoundedSimplex`` runs on: exact rationals, or `Double` for the warm
+/// The arithmetic ``RevisedSimplex`` runs on: exact rationals, or `Double` for the warm
 /// start, whose every test carries a tolerance. Only the rational run decides an answer.
 public protocol SimplexScalar: Sendable {
     static var zero: Self { get }
@@ -29,6 +29,13 @@ public protocol SimplexScalar: Sendable {
     func violates(_ bound: Self, above: Bool) -> Bool
     /// A ratio-test step: negative values (only ever rounding noise) become zero.
     var asStepLength: Self { get }
+    /// Small enough for ``SparseLU`` to drop as rounding noise (only exact zero in `Rational`).
+    var isDroppable: Bool { get }
+    /// The least pivot ``SparseLU`` accepts, as a fraction of the largest entry of its
+    /// column (nil: any nonzero pivot, as in exact arithmetic).
+    static var pivotThreshold: Self? { get }
+    /// Basis updates ``SparseLU`` carries before refactorizing.
+    static var updatesBeforeRefactorization: Int { get }
 }
 
 extension Rational: SimplexScalar {
@@ -37,6 +44,9 @@ extension Rational: SimplexScalar {
     public var signum: Int { sign }
     public func violates(_ bound: Rational, above: Bool) -> Bool { above ? bound < self : self < bound }
     public var asStepLength: Rational { self }
+    public var isDroppable: Bool { isZero }
+    public static var pivotThreshold: Rational? { nil }
+    public static var updatesBeforeRefactorization: Int { 100 }
 }
 
 extension Double: SimplexScalar {
@@ -53,4 +63,8 @@ extension Double: SimplexScalar {
         return above ? self > bound + slack : self < bound - slack
     }
     public var asStepLength: Double { Swift.max(self, 0) }
+    public var isDroppable: Bool { Swift.abs(self) <= 1e-14 }
+    public static var pivotThreshold: Double? { 0.01 }
+    /// Fewer than in exact arithmetic: a refactorization also clears the rounding drift.
+    public static var updatesBeforeRefactorization: Int { 50 }
 }

@@ -233,7 +233,7 @@ public struct BasisFactorization: Sendable {
     }
 
     /// Records that slot `slot` now holds a column whose solve `B z = column` gave `alpha`.
-    public mutating func replace(slot: Int, alpha: [Rational]) {
+    mutating func replace(slot: Int, alpha: [Rational]) {
         var entries: [SparseEntry] = []
         for (index, value) in alpha.enumerated() where index != slot && !value.isZero {
             entries.append(SparseEntry(index, value))
@@ -251,7 +251,7 @@ public struct BasisFactorization: Sendable {
     }
 
     /// Whether refactorizing would now be cheaper than carrying the updates along.
-    public var prefersRefactorization: Bool {
+    var prefersRefactorization: Bool {
         etas.count >= 100 || etaNonzeros > 2 * baseNonzeros + size
     }
 }
