@@ -15,9 +15,9 @@ import MathematicalProgramming
 /// allowed); bounds live in the ratio test, never as rows. Phase 1 minimises the sum of
 /// infeasibilities of the basic variables, re-weighted each iteration; a feasible basic
 /// variable never leaves its box and an infeasible one stops at the bound it violates, so
-/// the phase-1 objective is linear along each step. Pricing is Dantzig's; in `Rational`,
-/// after a run of degenerate pivots Bland's rule (smallest index entering and leaving)
-/// takes over until a step makes progress, which cannot cycle. Entering variables with two
+/// the phase-1 objective is linear along each step. Pricing is Devex in `Double` and
+/// Dantzig's in `Rational`, where after a run of degenerate pivots Bland's rule (smallest
+/// index entering and leaving) takes over until a step makes progress, which cannot cycle. Entering variables with two
 /// finite bounds may flip from one to the other without a pivot.
 ///
 /// The `Double` run solves a slightly perturbed program (every finite bound widened by a
@@ -49,6 +49,8 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
     var repairedSlots = 0
     /// The `Double` run stops (as `stopped`) beyond this many pivots and flips.
     var pivotCap: Int
+    /// Devex reference weights of the `Double` run's pricing (empty: Dantzig's rule).
+    var devexWeights: [Double]
     let clock = ContinuousClock()
     let started: ContinuousClock.Instant
 
@@ -68,6 +70,7 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
         lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
         upper = (lp.columnUpper + lp.rowUpper).map { $0.map(Scalar.init(exactValue:)) }
         pivotCap = 20 * (n + m) + 1000
+        devexWeights = Scalar.self == Double.self ? [Double](repeating: 1, count: n + m) : []
         let valid = startBasis.map { $0.count == m && Set($0).count == m && $0.allSatisfy { (0..<(n + m)).contains($0) } } ?? false
         basis = valid ? startBasis! : Array(n..<(n + m))
         basisSlot = []
@@ -198,6 +201,7 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
                 flips += 1
                 continue
             }
+            if !devexWeights.isEmpty { updateDevexWeights(entering: entering, slot: slot, pivot: alpha[slot]) }
             let old = basis[slot]
             value[old] = leaving.target
             basisSlot[old] = -1
@@ -215,11 +219,43 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
         }
     }
 
-    /// The entering variable and its direction (+1 up, −1 down) by Dantzig's rule (Bland's
-    /// smallest index after a degenerate run), or nil when no reduced cost improves.
+    /// Devex (Forrest and Goldfarb): each weight approximates the squared norm of its
+    /// column's step direction in a reference framework, kept up to date from the pivot row
+    /// `ρᵀ[A −I]` with `ρᵀB = e_slotᵀ` before the basis changes; weights that grew past 10⁶
+    /// restart the framework. Far fewer pivots than Dantzig's rule on badly scaled programs.
+    mutating func updateDevexWeights(entering q: Int, slot: Int, pivot: Scalar) {
+        var unit = [Scalar](repeating: .zero, count: m)
+        unit[slot] = .one
+        let rho = factors.solveTransposed(unit)
+        let pivotValue = pivot.approximation
+        let enteringWeight = devexWeights[q]
+        var largest = 0.0
+        for k in 0..<(n + m) where basisSlot[k] < 0 && k != q {
+            var entry = 0.0
+            if k < n {
+                for e in columns[k] {
+                    let r = rho[e.index]
+                    if !(r == .zero) { entry += (r * e.value).approximation }
+                }
+            } else {
+                entry = -rho[k - n].approximation
+            }
+            if entry == 0 { continue }
+            let ratio = entry / pivotValue
+            devexWeights[k] = Swift.max(devexWeights[k], ratio * ratio * enteringWeight)
+            largest = Swift.max(largest, devexWeights[k])
+        }
+        devexWeights[basis[slot]] = Swift.max(enteringWeight / (pivotValue * pivotValue), 1)
+        if largest > 1e6 { devexWeights = [Double](repeating: 1, count: n + m) }
+    }
+
+    /// The entering variable and its direction (+1 up, −1 down) by Dantzig's rule, Devex in
+    /// the `Double` run (Bland's smallest index after a degenerate run in `Rational`), or nil
+    /// when no reduced cost improves.
     func price(y: [Scalar], phaseOne: Bool) -> (Int, Int)? {
         var best: (Int, Int)?
         var bestMagnitude = Scalar.zero
+        var bestScore = 0.0
         for k in 0..<(n + m) where basisSlot[k] < 0 {
             var d = phaseOne ? Scalar.zero : cost[k]
             if k < n {
@@ -240,6 +276,15 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
                 direction = -1
             }
             if useBland { return (k, direction) }
+            if !devexWeights.isEmpty {
+                let a = d.approximation
+                let score = a * a / devexWeights[k]
+                if best == nil || bestScore < score {
+                    best = (k, direction)
+                    bestScore = score
+                }
+                continue
+            }
             let magnitude = d.magnitude
             if best == nil || bestMagnitude < magnitude {
                 best = (k, direction)

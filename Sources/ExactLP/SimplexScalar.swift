@@ -36,6 +36,8 @@ public protocol SimplexScalar: Sendable {
     static var pivotThreshold: Self? { get }
     /// Basis updates ``SparseLU`` carries before refactorizing.
     static var updatesBeforeRefactorization: Int { get }
+    /// The nearest `Double` (pricing weights are compared in `Double`).
+    var approximation: Double { get }
 }
 
 extension Rational: SimplexScalar {
@@ -47,6 +49,7 @@ extension Rational: SimplexScalar {
     public var isDroppable: Bool { isZero }
     public static var pivotThreshold: Rational? { nil }
     public static var updatesBeforeRefactorization: Int { 100 }
+    public var approximation: Double { doubleValue }
 }
 
 extension Double: SimplexScalar {
@@ -67,4 +70,5 @@ extension Double: SimplexScalar {
     public static var pivotThreshold: Double? { 0.01 }
     /// Fewer than in exact arithmetic: a refactorization also clears the rounding drift.
     public static var updatesBeforeRefactorization: Int { 50 }
+    public var approximation: Double { self }
 }
