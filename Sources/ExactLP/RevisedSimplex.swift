@@ -1,5 +1,6 @@
 import ExactArithmetic
 import Foundation
+import ExactSimplex
 import MathematicalProgramming
 
 /// The bounded primal simplex on a factored basis (the revised simplex), in `Double` for

@@ -1,5 +1,6 @@
 import ExactArithmetic
 @testable import ExactLP
+import ExactSimplex
 import Foundation
 import MathematicalProgramming
 import Testing

@@ -1,7 +1,8 @@
 import ExactArithmetic
 
-/// The arithmetic ``RevisedSimplex`` runs on: exact rationals, or `Double` for the warm
-/// start, whose every test carries a tolerance. Only the rational run decides an answer.
+/// The arithmetic of ``SparseLU`` and ExactLP's revised simplex: exact rationals, or
+/// `Double` for the warm start, whose every test carries a tolerance. Only the rational
+/// run decides an answer.
 public protocol SimplexScalar: Sendable {
     static var zero: Self { get }
     static var one: Self { get }

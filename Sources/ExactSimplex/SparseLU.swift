@@ -9,12 +9,16 @@ import ExactArithmetic
 /// ``SimplexScalar/pivotThreshold`` times the largest entry of its column (threshold
 /// partial pivoting, for stability) and entries the elimination leaves below
 /// ``SimplexScalar/isDroppable`` are dropped; in `Rational` any nonzero pivot is as good as
-/// another and nothing is dropped. The same algorithm as ExactSimplex's exact
-/// `BasisFactorization`, generic so that the floating-point run is a revised simplex too.
-struct SparseLU<Scalar: SimplexScalar> {
+/// another and nothing is dropped. ``BasisFactorization`` (the layout backend's) is this in
+/// `Rational`; ExactLP's revised simplex runs it in both.
+///
+/// A step `k` pivots on row `pivotRows[k]` and slot `pivotSlots[k]`; `lower[k]` lists the
+/// rows `i` that had `l × row(pivotRows[k])` subtracted, `upper[k]` the pivot row's
+/// remaining entries, all in slots pivoted after `k`.
+public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     /// A basis change: slot `slot` now holds a column whose representation in the previous
     /// basis was `α` (`pivot` = α[slot], `entries` the other nonzeros).
-    struct Eta {
+    struct Eta: Sendable {
         var slot: Int
         var pivot: Scalar
         var entries: [(index: Int, value: Scalar)]
@@ -23,17 +27,18 @@ struct SparseLU<Scalar: SimplexScalar> {
     let size: Int
     private var pivotRows: [Int] = []
     private var pivotSlots: [Int] = []
-    private var pivotValues: [Scalar] = []
+    private(set) var pivotValues: [Scalar] = []
     /// Step k: the rows that had a multiple of the pivot row subtracted, with the multiplier.
-    private var lower: [[(index: Int, value: Scalar)]] = []
+    private(set) var lower: [[(index: Int, value: Scalar)]] = []
     /// Step k: the pivot row's other entries, by slot.
-    private var upper: [[(index: Int, value: Scalar)]] = []
-    private var etas: [Eta] = []
-    private var baseNonzeros = 0
-    private var etaNonzeros = 0
+    private(set) var upper: [[(index: Int, value: Scalar)]] = []
+    private(set) var etas: [Eta] = []
+    /// Nonzeros of L and U (the cost of a solve without updates).
+    private(set) var baseNonzeros = 0
+    private(set) var etaNonzeros = 0
 
     /// How a factorization attempt ended.
-    enum Outcome {
+    public enum Outcome {
         case factorized(SparseLU)
         /// Singular (numerically, in `Double`): these slots, paired with these rows, are
         /// left; giving each slot the unit column of its row makes the basis regular.
@@ -41,7 +46,7 @@ struct SparseLU<Scalar: SimplexScalar> {
     }
 
     /// Factorizes the basis whose slot `s` holds `columns[s]` (entries indexed by row).
-    static func factorize(columns: [[(index: Int, value: Scalar)]]) -> Outcome {
+    public static func factorize(columns: [[(index: Int, value: Scalar)]]) -> Outcome {
         let m = columns.count
         var f = SparseLU(size: m)
         var rowEntries = [[Int: Scalar]](repeating: [:], count: m)
@@ -133,10 +138,10 @@ struct SparseLU<Scalar: SimplexScalar> {
     }
 
     /// The factorization of the empty basis.
-    static var empty: SparseLU { SparseLU(size: 0) }
+    public static var empty: SparseLU { SparseLU(size: 0) }
 
     /// Solves `B z = a` for a sparse `a` indexed by row; `z` is dense, indexed by slot.
-    func solve(_ a: [(index: Int, value: Scalar)]) -> [Scalar] {
+    public func solve(_ a: [(index: Int, value: Scalar)]) -> [Scalar] {
         var work = [Scalar](repeating: .zero, count: size)
         for entry in a { work[entry.index] = entry.value }
         for k in 0..<pivotRows.count {
@@ -166,7 +171,7 @@ struct SparseLU<Scalar: SimplexScalar> {
     }
 
     /// Solves `yᵀ B = cᵀ` for a dense `c` indexed by slot; `y` is indexed by row.
-    func solveTransposed(_ c: [Scalar]) -> [Scalar] {
+    public func solveTransposed(_ c: [Scalar]) -> [Scalar] {
         var c = c
         for eta in etas.reversed() {
             var v = c[eta.slot]
@@ -201,16 +206,22 @@ struct SparseLU<Scalar: SimplexScalar> {
     }
 
     /// Records that slot `slot` now holds a column whose solve `B z = column` gave `alpha`.
-    mutating func replace(slot: Int, alpha: [Scalar]) {
+    public mutating func replace(slot: Int, alpha: [Scalar]) {
         var entries: [(index: Int, value: Scalar)] = []
         for (index, value) in alpha.enumerated() where index != slot && !(value == .zero) { entries.append((index, value)) }
         etaNonzeros += entries.count + 1
         etas.append(Eta(slot: slot, pivot: alpha[slot], entries: entries))
     }
 
+    /// Records that slot `slot` now holds the negation of its column.
+    public mutating func negate(slot: Int) {
+        etas.append(Eta(slot: slot, pivot: -Scalar.one, entries: []))
+        etaNonzeros += 1
+    }
+
     /// Whether refactorizing would now be cheaper (and, in `Double`, more accurate) than
     /// carrying the updates along.
-    var prefersRefactorization: Bool {
+    public var prefersRefactorization: Bool {
         etas.count >= Scalar.updatesBeforeRefactorization || etaNonzeros > 2 * baseNonzeros + size
     }
 }
