@@ -31,6 +31,8 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
     let n: Int
     /// The columns of `A` (the activity columns `−e_i` are implicit).
     let columns: [[(index: Int, value: Scalar)]]
+    /// The rows of `A` (entries indexed by column), for the pivot row.
+    let rows: [[(index: Int, value: Scalar)]]
     /// Minimisation costs of all n + m variables (activities cost 0).
     let cost: [Scalar]
     var lower: [Scalar?]
@@ -65,7 +67,11 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
         let m = lp.rowCount, n = lp.columnCount
         self.m = m
         self.n = n
-        columns = lp.columns.map { $0.map { (index: $0.row, value: Scalar(exactValue: $0.value)) } }
+        let columns = lp.columns.map { $0.map { (index: $0.row, value: Scalar(exactValue: $0.value)) } }
+        self.columns = columns
+        var rows = [[(index: Int, value: Scalar)]](repeating: [], count: m)
+        for (j, column) in columns.enumerated() { for entry in column { rows[entry.index].append((j, entry.value)) } }
+        self.rows = rows
         let objective = lp.sense == .minimize ? lp.objective : lp.objective.map { -$0 }
         cost = (objective + [Rational](repeating: .zero, count: m)).map(Scalar.init(exactValue:))
         lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
@@ -166,7 +172,15 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
     /// costs the warm start (the pivot cap ends it), never the answer.
     var useBland: Bool { Scalar.self == Rational.self && degenerateRun >= options.degenerateRunBeforeBland }
 
+    /// Whether reduced costs are carried from pivot to pivot (updated with the pivot row,
+    /// which Devex needs anyway) rather than priced afresh from `y` each iteration: in
+    /// `Double` only, refreshed at every refactorization and before optimality is declared.
+    var carriesReducedCosts: Bool { !devexWeights.isEmpty }
+
     mutating func run() -> ExactLPResult {
+        var reduced: [Scalar] = []
+        var pricedWeights: [Int] = []
+        var fresh = false
         while true {
             if timedOut { return result(.stopped, certificate: nil) }
             // +1 for a basic variable above its upper bound, −1 below its lower bound.
@@ -176,8 +190,18 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
                 return 0
             }
             let phaseOne = weights.contains { $0 != 0 }
-            let y = factors.solveTransposed(phaseOne ? weights.map { Scalar($0) } : basis.map { cost[$0] })
-            guard let (entering, direction) = price(y: y, phaseOne: phaseOne) else {
+            var y: [Scalar] = []
+            if !carriesReducedCosts || weights != pricedWeights || reduced.isEmpty {
+                y = factors.solveTransposed(phaseOne ? weights.map { Scalar($0) } : basis.map { cost[$0] })
+                reduced = reducedCosts(y: y, phaseOne: phaseOne)
+                pricedWeights = weights
+                fresh = true
+            }
+            guard let (entering, direction) = choose(reduced) else {
+                if !fresh {
+                    reduced = []
+                    continue
+                }
                 if phaseOne { return result(.infeasible, certificate: .infeasible(y: exact(y))) }
                 return result(.optimal, certificate: .optimal(x: exact(Array(value[0..<n])), y: exact(y)))
             }
@@ -202,8 +226,17 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
                 flips += 1
                 continue
             }
-            if !devexWeights.isEmpty { updateDevexWeights(entering: entering, slot: slot, pivot: alpha[slot]) }
             let old = basis[slot]
+            if carriesReducedCosts {
+                let row = pivotRow(slot: slot)
+                let pivot = alpha[slot]
+                updateDevexWeights(row: row, entering: entering, leaving: old, pivot: pivot)
+                let ratio = reduced[entering] / pivot
+                for (k, a) in row { reduced[k].addProduct(-ratio, a) }
+                reduced[entering] = .zero
+                reduced[old] = -ratio
+                fresh = false
+            }
             value[old] = leaving.target
             basisSlot[old] = -1
             basis[slot] = entering
@@ -214,49 +247,61 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
             if useBland { blandPivots += 1 }
             if factors.prefersRefactorization {
                 refactorize()
-                // In floating point the fresh factors also clear the drift of the values.
-                if Scalar.self == Double.self { placeNonbasic(atUpper: atUpperBounds()) }
+                // In floating point the fresh factors also clear the drift of the values
+                // and of the carried reduced costs.
+                if Scalar.self == Double.self {
+                    placeNonbasic(atUpper: atUpperBounds())
+                    reduced = []
+                }
             }
         }
+    }
+
+    /// The pivot row `ρᵀ[A −I]` over the nonbasic variables, `ρᵀB = e_slotᵀ`, computed row by
+    /// row from the nonzeros of `ρ` (sparse), before the basis changes.
+    func pivotRow(slot: Int) -> [(index: Int, value: Scalar)] {
+        var unit = [Scalar](repeating: .zero, count: m)
+        unit[slot] = .one
+        let rho = factors.solveTransposed(unit)
+        var sum = [Scalar](repeating: .zero, count: n)
+        var touched = [Bool](repeating: false, count: n)
+        var support: [Int] = []
+        var row: [(index: Int, value: Scalar)] = []
+        for i in 0..<m where !(rho[i] == .zero) {
+            for entry in rows[i] {
+                if !touched[entry.index] {
+                    touched[entry.index] = true
+                    support.append(entry.index)
+                }
+                sum[entry.index].addProduct(rho[i], entry.value)
+            }
+            if basisSlot[n + i] < 0 { row.append((n + i, -rho[i])) }
+        }
+        for k in support where basisSlot[k] < 0 && !sum[k].isDroppable { row.append((k, sum[k])) }
+        return row
     }
 
     /// Devex (Forrest and Goldfarb): each weight approximates the squared norm of its
     /// column's step direction in a reference framework, kept up to date from the pivot row
-    /// `ρᵀ[A −I]` with `ρᵀB = e_slotᵀ` before the basis changes; weights that grew past 10⁶
-    /// restart the framework. Far fewer pivots than Dantzig's rule on badly scaled programs.
-    mutating func updateDevexWeights(entering q: Int, slot: Int, pivot: Scalar) {
-        var unit = [Scalar](repeating: .zero, count: m)
-        unit[slot] = .one
-        let rho = factors.solveTransposed(unit)
+    /// before the basis changes; weights that grew past 10⁶ restart the framework. Far fewer
+    /// pivots than Dantzig's rule on badly scaled programs.
+    mutating func updateDevexWeights(row: [(index: Int, value: Scalar)], entering q: Int, leaving: Int, pivot: Scalar) {
         let pivotValue = pivot.approximation
         let enteringWeight = devexWeights[q]
         var largest = 0.0
-        for k in 0..<(n + m) where basisSlot[k] < 0 && k != q {
-            var entry = 0.0
-            if k < n {
-                for e in columns[k] {
-                    let r = rho[e.index]
-                    if !(r == .zero) { entry += (r * e.value).approximation }
-                }
-            } else {
-                entry = -rho[k - n].approximation
-            }
-            if entry == 0 { continue }
-            let ratio = entry / pivotValue
+        for (k, entry) in row where k != q {
+            let ratio = entry.approximation / pivotValue
             devexWeights[k] = Swift.max(devexWeights[k], ratio * ratio * enteringWeight)
             largest = Swift.max(largest, devexWeights[k])
         }
-        devexWeights[basis[slot]] = Swift.max(enteringWeight / (pivotValue * pivotValue), 1)
+        devexWeights[leaving] = Swift.max(enteringWeight / (pivotValue * pivotValue), 1)
         if largest > 1e6 { devexWeights = [Double](repeating: 1, count: n + m) }
     }
 
-    /// The entering variable and its direction (+1 up, −1 down) by Dantzig's rule, Devex in
-    /// the `Double` run (Bland's smallest index after a degenerate run in `Rational`), or nil
-    /// when no reduced cost improves.
-    func price(y: [Scalar], phaseOne: Bool) -> (Int, Int)? {
-        var best: (Int, Int)?
-        var bestMagnitude = Scalar.zero
-        var bestScore = 0.0
+    /// The reduced costs `d_k = c_k − yᵀa_k` of the nonbasic variables (0 for basic ones);
+    /// in phase 1 the nonbasic costs are 0.
+    func reducedCosts(y: [Scalar], phaseOne: Bool) -> [Scalar] {
+        var reduced = [Scalar](repeating: .zero, count: n + m)
         for k in 0..<(n + m) where basisSlot[k] < 0 {
             var d = phaseOne ? Scalar.zero : cost[k]
             if k < n {
@@ -267,6 +312,20 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
             } else {
                 d += y[k - n]
             }
+            reduced[k] = d
+        }
+        return reduced
+    }
+
+    /// The entering variable and its direction (+1 up, −1 down) by Dantzig's rule, Devex in
+    /// the `Double` run (Bland's smallest index after a degenerate run in `Rational`), or nil
+    /// when no reduced cost improves.
+    func choose(_ reduced: [Scalar]) -> (Int, Int)? {
+        var best: (Int, Int)?
+        var bestMagnitude = Scalar.zero
+        var bestScore = 0.0
+        for k in 0..<(n + m) where basisSlot[k] < 0 {
+            let d = reduced[k]
             if d.isNegligible { continue }
             let direction: Int
             if d.signum < 0 {

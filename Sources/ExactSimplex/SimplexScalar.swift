@@ -42,34 +42,34 @@ public protocol SimplexScalar: Sendable {
 }
 
 extension Rational: SimplexScalar {
-    public init(exactValue: Rational) { self = exactValue }
-    public var isNegligible: Bool { isZero }
-    public var signum: Int { sign }
-    public func violates(_ bound: Rational, above: Bool) -> Bool { above ? bound < self : self < bound }
-    public var asStepLength: Rational { self }
-    public var isDroppable: Bool { isZero }
-    public static var pivotThreshold: Rational? { nil }
-    public static var updatesBeforeRefactorization: Int { 100 }
-    public var approximation: Double { doubleValue }
+    @inlinable public init(exactValue: Rational) { self = exactValue }
+    @inlinable public var isNegligible: Bool { isZero }
+    @inlinable public var signum: Int { sign }
+    @inlinable public func violates(_ bound: Rational, above: Bool) -> Bool { above ? bound < self : self < bound }
+    @inlinable public var asStepLength: Rational { self }
+    @inlinable public var isDroppable: Bool { isZero }
+    @inlinable public static var pivotThreshold: Rational? { nil }
+    @inlinable public static var updatesBeforeRefactorization: Int { 100 }
+    @inlinable public var approximation: Double { doubleValue }
 }
 
 extension Double: SimplexScalar {
     /// Entries, reduced costs and infeasibilities below this are treated as zero.
-    static let simplexTolerance = 1e-9
+    @usableFromInline static let simplexTolerance = 1e-9
 
-    public init(exactValue: Rational) { self = exactValue.doubleValue }
-    public var isNegligible: Bool { Swift.abs(self) <= Double.simplexTolerance }
-    public var signum: Int { isNegligible ? 0 : (self < 0 ? -1 : 1) }
-    public var reciprocal: Double { 1 / self }
-    public mutating func addProduct(_ a: Double, _ b: Double) { self += a * b }
-    public func violates(_ bound: Double, above: Bool) -> Bool {
+    @inlinable public init(exactValue: Rational) { self = exactValue.doubleValue }
+    @inlinable public var isNegligible: Bool { Swift.abs(self) <= Double.simplexTolerance }
+    @inlinable public var signum: Int { isNegligible ? 0 : (self < 0 ? -1 : 1) }
+    @inlinable public var reciprocal: Double { 1 / self }
+    @inlinable public mutating func addProduct(_ a: Double, _ b: Double) { self += a * b }
+    @inlinable public func violates(_ bound: Double, above: Bool) -> Bool {
         let slack = Double.simplexTolerance * Swift.max(1, Swift.abs(bound))
         return above ? self > bound + slack : self < bound - slack
     }
-    public var asStepLength: Double { Swift.max(self, 0) }
-    public var isDroppable: Bool { Swift.abs(self) <= 1e-14 }
-    public static var pivotThreshold: Double? { 0.01 }
+    @inlinable public var asStepLength: Double { Swift.max(self, 0) }
+    @inlinable public var isDroppable: Bool { Swift.abs(self) <= 1e-14 }
+    @inlinable public static var pivotThreshold: Double? { 0.01 }
     /// Fewer than in exact arithmetic: a refactorization also clears the rounding drift.
-    public static var updatesBeforeRefactorization: Int { 50 }
-    public var approximation: Double { self }
+    @inlinable public static var updatesBeforeRefactorization: Int { 50 }
+    @inlinable public var approximation: Double { self }
 }

@@ -18,24 +18,32 @@ import ExactArithmetic
 public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     /// A basis change: slot `slot` now holds a column whose representation in the previous
     /// basis was `α` (`pivot` = α[slot], `entries` the other nonzeros).
+    @usableFromInline
     struct Eta: Sendable {
-        var slot: Int
-        var pivot: Scalar
-        var entries: [(index: Int, value: Scalar)]
+        @usableFromInline var slot: Int
+        @usableFromInline var pivot: Scalar
+        @usableFromInline var entries: [(index: Int, value: Scalar)]
+
+        @usableFromInline
+        init(slot: Int, pivot: Scalar, entries: [(index: Int, value: Scalar)]) {
+            self.slot = slot
+            self.pivot = pivot
+            self.entries = entries
+        }
     }
 
-    let size: Int
-    private var pivotRows: [Int] = []
-    private var pivotSlots: [Int] = []
-    private(set) var pivotValues: [Scalar] = []
+    @usableFromInline let size: Int
+    @usableFromInline var pivotRows: [Int] = []
+    @usableFromInline var pivotSlots: [Int] = []
+    @usableFromInline var pivotValues: [Scalar] = []
     /// Step k: the rows that had a multiple of the pivot row subtracted, with the multiplier.
-    private(set) var lower: [[(index: Int, value: Scalar)]] = []
+    @usableFromInline var lower: [[(index: Int, value: Scalar)]] = []
     /// Step k: the pivot row's other entries, by slot.
-    private(set) var upper: [[(index: Int, value: Scalar)]] = []
-    private(set) var etas: [Eta] = []
+    @usableFromInline var upper: [[(index: Int, value: Scalar)]] = []
+    @usableFromInline var etas: [Eta] = []
     /// Nonzeros of L and U (the cost of a solve without updates).
-    private(set) var baseNonzeros = 0
-    private(set) var etaNonzeros = 0
+    @usableFromInline var baseNonzeros = 0
+    @usableFromInline var etaNonzeros = 0
 
     /// How a factorization attempt ended.
     public enum Outcome {
@@ -46,6 +54,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     }
 
     /// Factorizes the basis whose slot `s` holds `columns[s]` (entries indexed by row).
+    @inlinable
     public static func factorize(columns: [[(index: Int, value: Scalar)]]) -> Outcome {
         let m = columns.count
         var f = SparseLU(size: m)
@@ -133,14 +142,17 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
         return .factorized(f)
     }
 
-    private init(size: Int) {
+    @usableFromInline
+    init(size: Int) {
         self.size = size
     }
 
     /// The factorization of the empty basis.
+    @inlinable
     public static var empty: SparseLU { SparseLU(size: 0) }
 
     /// Solves `B z = a` for a sparse `a` indexed by row; `z` is dense, indexed by slot.
+    @inlinable
     public func solve(_ a: [(index: Int, value: Scalar)]) -> [Scalar] {
         var work = [Scalar](repeating: .zero, count: size)
         for entry in a { work[entry.index] = entry.value }
@@ -171,6 +183,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     }
 
     /// Solves `yᵀ B = cᵀ` for a dense `c` indexed by slot; `y` is indexed by row.
+    @inlinable
     public func solveTransposed(_ c: [Scalar]) -> [Scalar] {
         var c = c
         for eta in etas.reversed() {
@@ -206,6 +219,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     }
 
     /// Records that slot `slot` now holds a column whose solve `B z = column` gave `alpha`.
+    @inlinable
     public mutating func replace(slot: Int, alpha: [Scalar]) {
         var entries: [(index: Int, value: Scalar)] = []
         for (index, value) in alpha.enumerated() where index != slot && !(value == .zero) { entries.append((index, value)) }
@@ -214,6 +228,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     }
 
     /// Records that slot `slot` now holds the negation of its column.
+    @inlinable
     public mutating func negate(slot: Int) {
         etas.append(Eta(slot: slot, pivot: -Scalar.one, entries: []))
         etaNonzeros += 1
@@ -221,6 +236,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
 
     /// Whether refactorizing would now be cheaper (and, in `Double`, more accurate) than
     /// carrying the updates along.
+    @inlinable
     public var prefersRefactorization: Bool {
         etas.count >= Scalar.updatesBeforeRefactorization || etaNonzeros > 2 * baseNonzeros + size
     }
