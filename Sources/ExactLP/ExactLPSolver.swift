@@ -135,6 +135,13 @@ public enum ExactLPSolver {
             }
         }
         let floatDuration = ContinuousClock.now - started
+        if let limit = options.timeLimit, floatDuration > limit {
+            // Out of time already: an exact factorization of a large basis would overrun it.
+            var stopped = ExactLPResult(status: .stopped, objective: nil, certificate: nil, pivots: 0, boundFlips: 0, phaseOnePivots: 0, blandPivots: 0)
+            stopped.floatPivots = float.pivots + float.flips
+            stopped.floatDuration = floatDuration
+            return stopped
+        }
         // The exact revised simplex finishes from the float basis, with only the pivots
         // still needed; it proves its answer itself.
         var exact = RevisedSimplex<Rational>(
