@@ -44,7 +44,7 @@ import Testing
 
     static let broken = ["Gamma/Broken.xib": "<document>\n  <objects>\n</document>\n", "bad.layout": "root superview 10 10\nview a\na.left == b.left\n"]
 
-    @Test func benchAppsGivesPerAppRowsAndATotal() throws {
+    @Test func benchAppsGivesRowsPerScreenPerAppAndATotal() throws {
         let corpus = try Self.folder(["Alpha/A.xib": Self.xib(width: 320), "Beta/B.xib": Self.xib(width: 375),
                                       "Beta/C.xib": Self.xib(width: 414)].merging(Self.broken) { a, _ in a })
         let out = corpus.appendingPathComponent("report")
@@ -59,8 +59,14 @@ import Testing
         #expect(run.error.range(of: #"Broken\.xib:\d+:\d+: "#, options: .regularExpression) != nil, "\(run.error)")
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
-        #expect(results.count == 6)
+        // Three screens, two apps and the total, each on two backends.
+        #expect(results.count == 12)
         #expect(results.contains { $0["family"] as? String == "apps-total" && $0["size"] as? Int == 3 })
+        // Each row says what the exact backend finds of its screens (the terminal table too).
+        let total = results.first { $0["family"] as? String == "apps-total" }?["screen"] as? [String: Any]
+        #expect(total?["reference"] as? String == "exact" && total?["screens"] as? Int == 3, "\(total ?? [:])")
+        #expect(results.contains { $0["family"] as? String == "app:Beta/C.xib#root" })
+        #expect(run.output.contains("IB frames") && run.output.contains("ambiguous"), "\(run.output)")
     }
 
     @Test func benchSequencesQuickRunsThroughTheCommand() throws {
