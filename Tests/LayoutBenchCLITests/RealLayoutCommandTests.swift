@@ -116,5 +116,14 @@ import Testing
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output == again.output && first.output.contains("view_box"))
         #expect(try SequenceCommandTests.run(["generate", "--family", family, "--seed", "42"]).status == 2)
+        // A seed-updates case: the mutant, then update passes, as a multi-pass .layout.
+        let updates = ["generate", "--seeds", seeds.path, "--family", "seed-updates:ib/One.xib#root", "--seed", "42", "--steps", "5"]
+        let sequence = try SequenceCommandTests.run(updates)
+        #expect(sequence.status == 0, "\(sequence.error)")
+        #expect(sequence.output == (try SequenceCommandTests.run(updates)).output)
+        #expect(sequence.output.hasPrefix("# regenerate: layoutbench generate --seeds SEEDS_DIR --family seed-updates:ib/One.xib#root"))
+        #expect(sequence.output.contains("\nlayout\n") && sequence.output.contains("view_box"), "\(sequence.output)")
+        // Its first pass is the seed family's case of the same seed.
+        #expect(sequence.output.contains(first.output.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")))
     }
 }

@@ -242,6 +242,71 @@ enum RealLayoutFixtures {
     }
 }
 
+/// `fuzz --seeds` with update sequences: a multi-pass `.layout` seed is used with its passes,
+/// every other case is a `seed-updates:PATH` sequence, and its findings regenerate.
+@Suite(.serialized) struct SeedSequenceCampaignTests {
+    static let twoPasses = RealLayoutFixtures.card + "\nlayout\nset root 480 320\nlayout\n"
+
+    static func folder() throws -> SeedFolder {
+        let url = temporaryDirectory("seed-sequences")
+        try RealLayoutFixtures.write(["hand/card.layout": RealLayoutFixtures.card, "hand/rotating.layout": twoPasses,
+                                      "ib/Small.xib": RealLayoutFixtures.xib()], into: url)
+        return try SeedFolder.load(url.path)
+    }
+
+    @Test func multiPassSeedsAreUsedWithTheirPasses() throws {
+        let folder = try Self.folder()
+        #expect(folder.problems.isEmpty, "\(folder.problems)")
+        #expect(folder.seeds.map(\.name) == ["seed:hand/card.layout", "seed:hand/rotating.layout", "seed:ib/Small.xib#root"])
+        #expect(folder.seeds.map(\.sequence.passCount) == [1, 2, 1])
+        #expect(folder.sequenceFamilies.map(\.name) == ["seed-updates:hand/card.layout", "seed-updates:hand/rotating.layout",
+                                                       "seed-updates:ib/Small.xib#root"])
+        #expect(folder.sequenceFamilies.map(\.base) == folder.seeds.map(\.name))
+    }
+
+    @Test func everyOtherCaseIsASeedSequenceAndItsFindingsRegenerate() throws {
+        let folder = try Self.folder()
+        var spec = SeedCampaignTests.spec(folder)
+        spec.seedSequences = true
+        spec.maxSteps = 6
+        let campaign = try spec.campaign(catalog: catalog)
+        for index in UInt64(0)..<12 {
+            let caseSpec = campaign.caseSpec(index)
+            if index % 2 == 0 {
+                #expect(!caseSpec.isSequence && caseSpec.family.hasPrefix("seed:"), "\(caseSpec)")
+                continue
+            }
+            #expect(caseSpec.isSequence && caseSpec.family.hasPrefix("seed-updates:"), "\(caseSpec)")
+            #expect(caseSpec.base == "seed:" + caseSpec.family.dropFirst("seed-updates:".count))
+            let sequence = try #require(campaign.sequence(for: caseSpec))
+            // The case is the seed family's mutant, then the seed's passes and the steps.
+            let base = try #require(folder.families.first { $0.name == caseSpec.base })
+            #expect(sequence.initial.canonicalText == generate(family: base, size: caseSpec.size, seed: caseSpec.seed).system.canonicalText)
+            let family = try #require(folder.sequenceFamilies.first { $0.name == caseSpec.family })
+            let again = generateSequence(family: family, base: base, size: caseSpec.size, steps: caseSpec.steps ?? 0, seed: caseSpec.seed)
+            #expect(again?.sequence == sequence)
+            if caseSpec.family == "seed-updates:hand/rotating.layout" {
+                #expect(sequence.updates.first?.first?.action == .setRootSize(width: NumericLiteral(480), height: NumericLiteral(320)))
+            }
+        }
+        // Without the switch (campaigns written before it), seeds give systems only.
+        spec.seedSequences = nil
+        let systemsOnly = try spec.campaign(catalog: catalog)
+        #expect((UInt64(0)..<12).allSatisfy { !systemsOnly.caseSpec($0).isSequence })
+        // A run: the sloppy backend is caught on sequence cases too, and their repros say how
+        // to regenerate them.
+        spec.seedSequences = true
+        let url = temporaryDirectory("seed-sequences-run")
+        let report = try SeedCampaignTests.run(spec, jobs: 2, into: url)
+        let sequenceFindings = report.findings.filter { $0.family.hasPrefix("seed-updates:") }
+        #expect(!sequenceFindings.isEmpty, "\(report.findings.map(\.family))")
+        let repros = try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("findings").path)
+            .filter { $0.hasSuffix(".layout") }
+            .map { try String(contentsOfFile: url.appendingPathComponent("findings/" + $0).path, encoding: .utf8) }
+        #expect(repros.contains { $0.contains("# regenerate: layoutbench generate --seeds SEEDS_DIR --family seed-updates:") })
+    }
+}
+
 @Suite struct AppSuiteTests {
     static let exact = AppSuite.Reference(name: "exact") { system in
         (try? ExactSimplexBackend().solve(system, budget: Budget(wallTime: .seconds(30))))?.solution
