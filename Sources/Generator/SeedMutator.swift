@@ -244,3 +244,20 @@ public enum SeedMutator {
         return true
     }
 }
+
+extension UpdateStep.Action {
+    /// The step's kind in words (`set constant`, `add view`, …): what tests and tallies of
+    /// update steps group by.
+    public var kindName: String {
+        switch self {
+        case .setConstant: "set constant"
+        case .setIntrinsic: "set intrinsic"
+        case .setPriority: "set priority"
+        case .setRootSize: "set root"
+        case .removeConstraint: "remove constraint"
+        case .removeView: "remove view"
+        case .addView: "add view"
+        case .addConstraint: "add constraint"
+        }
+    }
+}

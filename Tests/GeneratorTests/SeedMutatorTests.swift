@@ -75,19 +75,6 @@ import Testing
 
         """)
 
-    static func kind(_ action: UpdateStep.Action) -> String {
-        switch action {
-        case .setConstant: "set constant"
-        case .setIntrinsic: "set intrinsic"
-        case .setPriority: "set priority"
-        case .setRootSize: "set root"
-        case .removeConstraint: "remove constraint"
-        case .removeView: "remove view"
-        case .addView: "add view"
-        case .addConstraint: "add constraint"
-        }
-    }
-
     @Test func everyStepKindHappensAndSequencesStayValid() throws {
         let base = Family.mutations(of: Self.seed.initial, named: "seed:row.layout")
         let family = SequenceFamily.seedUpdates(of: Self.seed, named: "seed-updates:row.layout", base: base.name)
@@ -101,7 +88,7 @@ import Testing
             // The mutant of the seed is the sequence's first pass: the seed family's case.
             #expect(sequence.initial.canonicalText == generate(family: base, size: 1, seed: s).system.canonicalText)
             #expect(sequence.passCount > 1, "seed \(s)")
-            for steps in sequence.updates { for step in steps { kinds.insert(Self.kind(step.action)) } }
+            for steps in sequence.updates { for step in steps { kinds.insert(step.action.kindName) } }
             if sequence.updates.count >= 2, sequence.updates[0].first?.action == Self.seed.updates[0][0].action { keptOwnPasses += 1 }
             // Every pass can be materialised, and the text reads back as the same sequence.
             sequence.forEachPass { _, system in #expect(system.validate(rules: .runtime).isEmpty, "seed \(s)") }

@@ -118,19 +118,6 @@ import Testing
         #expect(decoded.passSystems.last?.root.frame?[2] == NumericLiteral(667))
     }
 
-    static func kind(_ action: UpdateStep.Action) -> String {
-        switch action {
-        case .setConstant: "set constant"
-        case .setIntrinsic: "set intrinsic"
-        case .setPriority: "set priority"
-        case .setRootSize: "set root"
-        case .removeConstraint: "remove constraint"
-        case .removeView: "remove view"
-        case .addView: "add view"
-        case .addConstraint: "add constraint"
-        }
-    }
-
     /// Every sequence family's steps survive the trip — adding views and constraints and
     /// removing views included — within the byte form's limits (three update passes of four
     /// steps): the same steps, of the same kinds, pass by pass, to systems of the same shape.
@@ -147,12 +134,12 @@ import Testing
                 updates: generated.sequence.updates.prefix(GuidedLimits.updatePasses - 1).map { Array($0.prefix(GuidedLimits.stepsPerPass - 1)) })
             let decoded = GuidedCase(bytes: GuidedCase(sequence: cut).bytes).sequence
             let what = "\(family.name) seed \(seed):\n\(cut.canonicalText)\nread back as\n\(decoded.canonicalText)"
-            #expect(decoded.updates.map { $0.map { Self.kind($0.action) } } == cut.updates.map { $0.map { Self.kind($0.action) } }, "\(what)")
+            #expect(decoded.updates.map { $0.map { $0.action.kindName } } == cut.updates.map { $0.map { $0.action.kindName } }, "\(what)")
             #expect(decoded.passSystems.map(\.viewCount) == cut.passSystems.map(\.viewCount), "\(what)")
             #expect(decoded.passSystems.map(\.constraints.count) == cut.passSystems.map(\.constraints.count), "\(what)")
             // The written form is canonical.
             #expect(GuidedCase(sequence: decoded).bytes == GuidedCase(sequence: cut).bytes, "\(what)")
-            for steps in cut.updates { for step in steps { kinds.insert(Self.kind(step.action)) } }
+            for steps in cut.updates { for step in steps { kinds.insert(step.action.kindName) } }
         }
         if ["rows-insert-delete", "random-steps"].contains(family.name) {
             #expect(kinds.contains("add view") || kinds.contains("add constraint"), "\(family.name): \(kinds.sorted())")
@@ -178,7 +165,7 @@ import Testing
             """
         let sequence = try LayoutParser.parseSequence(text)
         let decoded = GuidedCase(bytes: GuidedCase(sequence: sequence).bytes).sequence
-        #expect(decoded.updates.map { $0.map { Self.kind($0.action) } } == [
+        #expect(decoded.updates.map { $0.map { $0.action.kindName } } == [
             ["add view", "add constraint", "add constraint"], ["set constant", "remove view", "add view", "add constraint"]])
         // Added views are named after every view declared before them.
         #expect(decoded.passSystems.last?.items.map(\.name) == ["root", "v3"])
