@@ -51,6 +51,9 @@ struct GenerateCommand: ParsableCommand {
         guard count >= 1 else {
             throw ValidationError("--count must be at least 1")
         }
+        guard (1...10_000).contains(steps) else {
+            throw ValidationError("--steps takes 1 to 10,000")
+        }
         if out == nil && (family == "all" || count > 1) {
             throw ValidationError("--out DIR is needed to write more than one case")
         }
