@@ -15,7 +15,8 @@
 # libFuzzer grows (--corpus DIR; default $LAYOUTBENCH_GUIDED_CORPUS, else
 # .build-fuzz/guided-corpus, a cache directory reused when present: cache it in CI, put it on
 # shared storage on Slurm). --keep DIR (e.g. Corpora/guided) merges the run's new coverage into
-# DIR afterwards (libFuzzer -merge=1 against the seeds, inputs up to 1 KiB) for committing.
+# DIR afterwards (libFuzzer -set_cover_merge=1 on edges against the seeds, inputs up to 1 KiB)
+# for committing.
 # Exit status: 0 no wrong finding, 1 wrong findings (0 with --no-fail-on-wrong), 2 usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +86,8 @@ if [ -n "$keep" ]; then
   before=$(find "$out/keep-merge" -type f | wc -l)
   small=$(mktemp -d)
   find "$corpus" -type f -size -1025c -exec cp {} "$small/" \;
-  SWIFT_BACKTRACE=enable=no LAYOUTBENCH_GUIDED_NO_ABORT=1 "$harness" -merge=1 -timeout=60 -rss_limit_mb=4096 \
+  # A set cover of new edges (not hit counts): tens of inputs rather than hundreds.
+  SWIFT_BACKTRACE=enable=no LAYOUTBENCH_GUIDED_NO_ABORT=1 "$harness" -set_cover_merge=1 -use_counters=0 -timeout=60 -rss_limit_mb=4096 \
     "$out/keep-merge" "$small" > "$out/keep-merge.log" 2>&1 || true
   rm -rf "$small"
   find "$out/keep-merge" -name 'seed-*' -delete
