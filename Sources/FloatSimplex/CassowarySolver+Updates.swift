@@ -133,6 +133,37 @@ extension CassowarySolver {
 
     /// Terms stored: the tableau's pool (rows and garbage) and the records' rows.
     public var storedTermCount: Int { tableau.terms.count + recordTerms.count }
+
+    /// Constraint ids in use or ever handed out: with free ids reused, the most constraints
+    /// held at once.
+    public var recordCapacity: Int { records.count }
+
+    /// The tableau's and the records' free lists against what they list (debug builds, after
+    /// every public call that changes the constraints: on small solvers always, on large ones
+    /// every 64th call, so that debug test runs stay linear).
+    func _checkInvariants() {
+        #if DEBUG
+        tableau._checkInvariants()
+        var isFree = [Bool](repeating: false, count: records.count)
+        for id in freeRecords {
+            precondition(id >= 0 && id < records.count && !isFree[id] && records[id] == nil, "free record id \(id) in use or twice")
+            isFree[id] = true
+        }
+        for id in records.indices where records[id] == nil {
+            precondition(isFree[id], "removed record id \(id) not on the free list (leaked)")
+        }
+        precondition(records.count - freeRecords.count == liveCount, "live count \(liveCount) against the records")
+        #endif
+    }
+
+    /// ``_checkInvariants()`` when it is cheap enough to run now.
+    @inline(__always)
+    mutating func checkInvariantsNow() {
+        #if DEBUG
+        invariantCalls &+= 1
+        if tableau.symbolCount <= 2_048 || invariantCalls % 64 == 0 { _checkInvariants() }
+        #endif
+    }
 }
 
 extension Tableau {

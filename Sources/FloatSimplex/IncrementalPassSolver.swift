@@ -74,6 +74,10 @@ public struct IncrementalPassSolver: Sendable {
     /// `itemSerials[i]`: the serial of the current system's item i (the root's is 0).
     private var itemSerials: [Int]
     private var nextSerial: Int
+    /// Serials of removed items, handed to new items once the solver has forgotten their
+    /// variables (their constraints went with them): the variable numbers, and with them the
+    /// solver's variable map, stay as large as the most items held at once.
+    private var freeSerials: [Int] = []
     private var labels = PriorityLabels()
     /// How many current optional constraints have each priority.
     private var priorityCounts: [Priority: Int] = [:]
@@ -210,11 +214,22 @@ public struct IncrementalPassSolver: Sendable {
                 dirty.append(index)
             }
         case .itemAdded:
-            itemSerials.append(nextSerial)
-            nextSerial += 1
+            itemSerials.append(takeSerial())
         case .itemsRemoved(let indices):
+            for index in indices { freeSerials.append(itemSerials[index]) }
             itemSerials.remove(atSortedOffsets: indices)
         }
+    }
+
+    /// A serial for a new item: the last freed one whose variables the solver no longer
+    /// knows (a variable it still knew would carry its old row into the new item), else a new one.
+    private mutating func takeSerial() -> Int {
+        while !needsRebuild, let serial = freeSerials.popLast() {
+            // One still known is given up (a rare leak of four numbers), not retried.
+            if (0..<4).allSatisfy({ !solver.knows(Variable(4 * (serial - 1) + $0)) }) { return serial }
+        }
+        nextSerial += 1
+        return nextSerial - 1
     }
 
     private mutating func trace(_ step: RowStep) {
@@ -249,6 +264,7 @@ public struct IncrementalPassSolver: Sendable {
             solver = CassowarySolver(budget: solver.budget)
             itemSerials = Array(system.items.indices)
             nextSerial = system.items.count
+            freeSerials = []
             labels = PriorityLabels()
             priorityCounts = [:]
             entries = system.constraints.indices.map { Entry.placeholder(key: nextKey + $0) }

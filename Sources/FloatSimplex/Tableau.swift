@@ -237,6 +237,17 @@ struct Tableau: Sendable {
     var savedInfeasible: [Int] = []
     var journalBase = 0
 
+    /// Retired symbols (and forgotten external ones) waiting to be handed out again by
+    /// `newSymbol`, most recently retired last. Without it a long-lived solver — a layout
+    /// engine adding and removing rows for 100,000 passes — grows a record, a reduced cost and a
+    /// column-index head per symbol it ever made, and every walk over all symbols (a
+    /// refactorisation, the ambiguity estimate) slows with it. Each member is `.retired`,
+    /// non-basic, named by no row, on no list, with a zero reduced cost and value.
+    var freeSymbols: [Int] = []
+    /// Symbols the current attempt took from `freeSymbols`, with their retired state: a
+    /// rollback restores them and hands them back in the same order.
+    var reusedSymbols: [(symbol: Int, state: SymbolState)] = []
+
     var symbolCount: Int { symbols.count }
 
     // MARK: Symbols
@@ -255,11 +266,32 @@ struct Tableau: Sendable {
             termBuffer.reserveCapacity(12)
             journal.reserveCapacity(16)
         }
-        symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
         // An error symbol is born non-basic, costing 1 per unit at its level.
-        reducedCosts.append(kind == .error && costLevel != 0 ? LexVector(level: costLevel, value: 1) : LexVector())
+        let cost = kind == .error && costLevel != 0 ? LexVector(level: costLevel, value: 1) : LexVector()
+        if let reused = freeSymbols.popLast() {
+            if journaling { reusedSymbols.append((reused, symbols[reused])) }
+            symbols[reused] = SymbolState(kind: kind, costLevel: costLevel, owner: owner)
+            reducedCosts[reused] = cost
+            return reused
+        }
+        symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
+        reducedCosts.append(cost)
         users.appendSymbol()
         return symbol
+    }
+
+    /// Hands a symbol that no row names any more to `newSymbol` (outside attempts only: a
+    /// retirement inside one is undone by the rollback, so it is freed once the attempt commits).
+    mutating func free(_ symbol: Int) {
+        precondition(!journaling && !symbols[symbol].isBasic && users.isEmpty(symbol), "freeing a symbol in use")
+        symbols[symbol].kind = .retired
+        symbols[symbol].costLevel = 0
+        symbols[symbol].editSlot = -1
+        symbols[symbol].value = 0
+        if !reducedCosts[symbol].isZero { reducedCosts[symbol] = LexVector() }
+        updateCandidacy(symbol)
+        updateFeasibility(symbol)
+        freeSymbols.append(symbol)
     }
 
     func isFresh(_ symbol: Int) -> Bool {
@@ -515,6 +547,7 @@ struct Tableau: Sendable {
         if !journalSpill.isEmpty { journalSpill.removeAll(keepingCapacity: true) }
         journaling = true
         journalBase = symbolCount
+        if !reusedSymbols.isEmpty { reusedSymbols.removeAll(keepingCapacity: true) }
         if !savedCandidates.isEmpty { savedCandidates.removeAll(keepingCapacity: true) }
         if !savedInfeasible.isEmpty { savedInfeasible.removeAll(keepingCapacity: true) }
         if !candidates.isEmpty { savedCandidates.append(contentsOf: candidates) }
@@ -578,6 +611,13 @@ struct Tableau: Sendable {
         infeasible.append(contentsOf: savedInfeasible)
         for (slot, symbol) in candidates.enumerated() { symbols[symbol].candidateSlot = Int32(truncatingIfNeeded: slot) }
         for (slot, symbol) in infeasible.enumerated() { symbols[symbol].infeasibleSlot = Int32(truncatingIfNeeded: slot) }
+        // Reused symbols go back to their retired state and onto the free list in the order
+        // they left it. (The journal has already restored their rows, so no row names them.)
+        while let (symbol, state) = reusedSymbols.popLast() {
+            symbols[symbol] = state
+            reducedCosts[symbol] = LexVector()
+            freeSymbols.append(symbol)
+        }
         lowRank = checkpoint.lowRank
         highRank = checkpoint.highRank
         tolerance = checkpoint.tolerance
@@ -829,5 +869,32 @@ struct Tableau: Sendable {
         }
         refreshValues(downstreamOf: entering, leaving)
         pivots += 1
+    }
+}
+
+extension Tableau {
+    /// Checks the free list and the candidate and infeasible lists against the symbols
+    /// (between calls; debug builds). Fails with a precondition naming the first broken rule.
+    func _checkInvariants() {
+        precondition(!journaling, "invariants checked inside an attempt")
+        precondition(reducedCosts.count == symbols.count && users.symbolCount == symbols.count, "per-symbol arrays out of step")
+        var isFree = [Bool](repeating: false, count: symbols.count)
+        for symbol in freeSymbols {
+            precondition(symbol >= 0 && symbol < symbols.count && !isFree[symbol], "free list: \(symbol) out of range or twice")
+            isFree[symbol] = true
+            let state = symbols[symbol]
+            precondition(state.kind == .retired && !state.isBasic && users.isEmpty(symbol), "free symbol \(symbol) still in use")
+            precondition(reducedCosts[symbol].isZero && state.value == 0, "free symbol \(symbol) carries a cost or value")
+            precondition(state.candidateSlot < 0 && state.infeasibleSlot < 0 && state.editSlot < 0, "free symbol \(symbol) on a list")
+        }
+        for symbol in symbols.indices where symbols[symbol].kind == .retired {
+            precondition(isFree[symbol], "retired symbol \(symbol) not on the free list (leaked)")
+        }
+        for (slot, symbol) in candidates.enumerated() {
+            precondition(Int(symbols[symbol].candidateSlot) == slot, "candidate slot of \(symbol)")
+        }
+        for (slot, symbol) in infeasible.enumerated() {
+            precondition(Int(symbols[symbol].infeasibleSlot) == slot, "infeasible slot of \(symbol)")
+        }
     }
 }

@@ -211,6 +211,37 @@ import Testing
         #expect(sizes.count == 4)
         #expect(sizes.max()! <= 2 * sizes.min()!, "\(familyName): storage \(sizes)")
     }
+
+    /// Families that add and remove rows and views: retired symbols, constraint ids and
+    /// removed views' variable numbers are recycled, so the solver's storage is bounded by
+    /// the largest system it has held, not by the steps taken.
+    @Test(arguments: ["rows-insert-delete", "random-steps", "conflict-then-remove", "readd-after-conflict"])
+    func addingAndRemovingKeepsStorageBoundedByTheLiveSystem(_ familyName: String) throws {
+        let family = try #require(SequenceFamilies.named(familyName))
+        let form = try #require(Families.named("form"))
+        let generated = try #require(generateSequence(family: family, base: form, size: 6, steps: 800, seed: 5))
+        var driver = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
+        _ = try driver.solveNextPass([])
+        var largestVariables = driver.current.variableCount
+        var largestConstraints = driver.current.constraints.count
+        for (k, steps) in generated.sequence.updates.enumerated() {
+            _ = try driver.solveNextPass(steps)
+            largestVariables = max(largestVariables, driver.current.variableCount)
+            largestConstraints = max(largestConstraints, driver.current.constraints.count)
+            // Per constraint a marker and at most one more symbol; per variable one symbol.
+            let bound = largestVariables + 2 * largestConstraints
+            #expect(driver.solver.symbolCount <= bound, "\(familyName) pass \(k + 2): \(driver.solver.symbolCount) symbols, bound \(bound)")
+            #expect(driver.solver.recordCapacity <= largestConstraints,
+                    "\(familyName) pass \(k + 2): \(driver.solver.recordCapacity) record ids, at most \(largestConstraints) held")
+            if driver.solver.symbolCount > bound { break }
+        }
+        driver.solver._checkInvariants()
+        #expect(generated.sequence.updates.count >= 400, "\(familyName): a long sequence")
+        // Symbol and terms stored: within a constant factor of the live system's size.
+        let live = driver.current.variableCount + 2 * driver.current.constraints.count
+        #expect(driver.solver.storedTermCount <= 16 * max(largestVariables + 2 * largestConstraints, live) + 1_024,
+                "\(familyName): \(driver.solver.storedTermCount) terms stored")
+    }
 }
 
 /// The incremental calls are atomic: a call that fails leaves the solver as it was.
