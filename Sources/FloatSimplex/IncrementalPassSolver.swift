@@ -462,6 +462,19 @@ public struct IncrementalPassSolver: Sendable {
     /// `constraint` lowered as the fresh backend lowers it (exactly, then each number rounded
     /// once), over the stable variables.
     private func lowered(_ constraint: Constraint, at index: Int, in system: ConstraintSystem, level: Int) throws(PassFailure) -> LinearConstraint {
+        // The one-shot backend's fast lowering first (the same row: each number the exact
+        // one's rounded once); exact arithmetic only for the rows it cannot do that for. On a
+        // rotation every row naming the root is lowered anew each pass, so this is most of it.
+        if let row = system.loweredRoundingOnce(index, level: level) {
+            var terms: [LinearConstraint.Term] = []
+            terms.reserveCapacity(row.terms.count)
+            for term in row.terms {
+                guard term.coefficient.isFinite else { throw .unsupported("coefficients beyond Double range") }
+                if term.coefficient != 0 { terms.append(.init(stableVariable(term.variable), term.coefficient)) }
+            }
+            guard row.constant.isFinite else { throw .unsupported("coefficients beyond Double range") }
+            return LinearConstraint(terms, constant: row.constant, relation: constraint.relation, strength: Strength(level: level))
+        }
         let row: LinearRow<Rational> = system.lower(constraint, index: index, level: level)
         var terms: [LinearConstraint.Term] = []
         terms.reserveCapacity(row.terms.count)
