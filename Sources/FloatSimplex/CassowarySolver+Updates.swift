@@ -177,6 +177,61 @@ extension Tableau {
         shift(symbol, by: delta)
     }
 
+    /// Recomputes the values that move with `symbol`, whose users' rows have just changed
+    /// constant (a suggestion shifts an edit marker).
+    ///
+    /// Those are the basic symbols of its FTRAN column (``column(of:)``), in rank order: the
+    /// same rows kiwi's dense tableau updates on `suggestValue`. A row of the forward cone
+    /// outside the column (it names moving symbols whose movements cancel: a height between
+    /// a top and a bottom that move together) keeps its value, so it is not evaluated; on a
+    /// form, that halves the rows a keyboard or drag step reads. The first call computes the
+    /// column and remembers it; later calls for the same symbol, until some row changes,
+    /// evaluate the remembered rows in one plain loop, each from its row (no accumulated
+    /// increments, so no drift over long runs).
+    mutating func refreshValues(downstreamOfShifted symbol: Int) {
+        var slot = shiftCones.firstIndex { $0.symbol == symbol } ?? -1
+        if slot < 0 {
+            let column = column(of: symbol)
+            var order: [Int] = []
+            order.reserveCapacity(column.count)
+            for term in column { order.append(term.symbol) }
+            recycle(column)
+            // A handful of edit variables at most are suggested in turn (a window's width and height).
+            if shiftCones.count >= 8 { shiftCones.removeFirst() }
+            shiftCones.append((symbol, order))
+            slot = shiftCones.count - 1
+        }
+        let order = shiftCones[slot].order
+        var restricted = touched
+        touched = []
+        restricted.removeAll(keepingCapacity: true)
+        // Inside an attempt (an atomic change of constants) the old values are journaled.
+        var oldValues = shiftedValues
+        shiftedValues = []
+        oldValues.removeAll(keepingCapacity: true)
+        let journal = journaling
+        let pool = terms
+        pool.withUnsafeBufferPointer { pool in
+            symbols.withUnsafeMutableBufferPointer { symbols in
+                for basic in order {
+                    var sum = symbols[basic].constant
+                    for index in symbols[basic].rowRange { sum += pool[index].coefficient * symbols[pool[index].symbol].value }
+                    if sum != symbols[basic].value {
+                        if journal { oldValues.append((basic, symbols[basic].value)) }
+                        symbols[basic].value = sum
+                        // Only restricted symbols can turn infeasible.
+                        if symbols[basic].kind != .external { restricted.append(basic) }
+                    }
+                }
+            }
+        }
+        for (basic, value) in oldValues { record(.value(symbol: basic, old: value)) }
+        for basic in restricted { updateFeasibility(basic) }
+        touched = restricted
+        touchedCount = 0
+        shiftedValues = oldValues
+    }
+
     private mutating func journalRow(of symbol: Int) {
         record(.row(
             symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,

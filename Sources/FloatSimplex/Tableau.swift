@@ -195,9 +195,12 @@ struct Tableau: Sendable {
     // Cone walks: the current walk's number (see `SymbolState.seen`) and its queue.
     var epoch: UInt32 = 0
     var heap = KeyedHeap()
-    /// The forward cones of the symbols last shifted, each in rank order (see
-    /// `refreshValues(downstreamOfShifted:)`); emptied by any change of a row.
+    /// The FTRAN columns of the symbols last shifted, as the basic symbols that move with
+    /// each, in rank order (see `refreshValues(downstreamOfShifted:)`); emptied by any change
+    /// of a row.
     var shiftCones: [(symbol: Int, order: [Int])] = []
+    /// Scratch of `refreshValues(downstreamOfShifted:)`: the old values it journals.
+    var shiftedValues: [(symbol: Int, value: Double)] = []
     /// A spent column's or reduced row's storage, handed back through `recycle` for the next
     /// `column` or `reduce` to reuse.
     var termBuffer: [Term] = []
@@ -768,56 +771,6 @@ struct Tableau: Sendable {
                 enqueueUsers(of: basic)
             }
         }
-    }
-
-    /// Recomputes every value downstream of `symbol`, whose users' rows have just changed
-    /// constant (a suggestion shifts an edit marker).
-    ///
-    /// The first time, the forward cone is walked through the heap in rank order and the
-    /// order is remembered; later calls for the same symbol, until some row changes, evaluate
-    /// the remembered rows in one plain loop — the hot path of a resize, where a run of
-    /// suggestions changes no row.
-    mutating func refreshValues(downstreamOfShifted symbol: Int) {
-        if let cone = shiftCones.first(where: { $0.symbol == symbol }) {
-            var restricted = touched
-            touched = []
-            restricted.removeAll(keepingCapacity: true)
-            // Inside an attempt (an atomic change of constants) the old values are journaled.
-            var oldValues: [(symbol: Int, value: Double)] = []
-            let journal = journaling
-            let pool = terms
-            pool.withUnsafeBufferPointer { pool in
-                symbols.withUnsafeMutableBufferPointer { symbols in
-                for basic in cone.order {
-                    var sum = symbols[basic].constant
-                    for index in symbols[basic].rowRange { sum += pool[index].coefficient * symbols[pool[index].symbol].value }
-                    if sum != symbols[basic].value {
-                        if journal { oldValues.append((basic, symbols[basic].value)) }
-                        symbols[basic].value = sum
-                        // Only restricted symbols can turn infeasible.
-                        if symbols[basic].kind != .external { restricted.append(basic) }
-                    }
-                }
-                }
-            }
-            for (basic, value) in oldValues { record(.value(symbol: basic, old: value)) }
-            for basic in restricted { updateFeasibility(basic) }
-            touched = restricted
-            touchedCount = 0
-            return
-        }
-        nextEpoch()
-        enqueueUsers(of: symbol)
-        var order: [Int] = []
-        while let basic = heap.pop() {
-            order.append(basic)
-            let sum = evaluate(basic)
-            if sum != symbols[basic].value { setValue(basic, sum) }
-            enqueueUsers(of: basic)
-        }
-        // A handful of edit variables at most are suggested in turn (a window's width and height).
-        if shiftCones.count >= 8 { shiftCones.removeFirst() }
-        shiftCones.append((symbol, order))
     }
 
     /// `constant + Σ coefficient·value` of `row` at the current point.
