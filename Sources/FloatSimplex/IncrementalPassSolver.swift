@@ -93,6 +93,11 @@ public struct IncrementalPassSolver: Sendable {
     private let ambiguityProbeLimit: Int
     /// Whether results carry the ambiguity estimate (a walk over the whole tableau).
     public var reportsAmbiguity: Bool
+    /// Whether an unsatisfiable pass's result carries the irreducible conflict of its first
+    /// broken constraint (a deletion filter: one fresh solve per member). Status and broken
+    /// list are always reported; a benchmark of per-step cost (kiwi reports no conflict)
+    /// turns this off.
+    public var reportsConflict = true
     /// At least the magnitude of every literal of the current system
     /// (``ConstraintSystem/largestLiteralMagnitude``): raised by every change, recomputed
     /// only after a view is added. Reading every literal of the system each pass (what
@@ -585,7 +590,7 @@ public struct IncrementalPassSolver: Sendable {
             ambiguous = marked.sorted().map { Unknown(variable: $0) }
         }
         var conflict: [Int] = []
-        if let first = broken.first {
+        if let first = broken.first, reportsConflict {
             guard let found = self.conflict(of: first) else { throw .budgetExceeded }
             conflict = found
         }
