@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The module graph follows the data flow:
-// LayoutModel → CGMP + ExactArithmetic → BackendContract → one module per backend
+// Arithmetic → LayoutModel, and Arithmetic + CGMP → ExactArithmetic → BackendContract → one module per backend
 // (GaussianBackend, ExactSimplex, FloatSimplex) → Generator → Fuzzing → Reporting → Runner → CLI.
 // Planted faults (the fuzzer's self-tests) exist only in debug builds: every hook is inside
 // `#if LAYOUTBENCH_FAULTS`, so a release binary carries none of them.
@@ -37,8 +37,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // The `.layout` format, VFL, validation, lowering to linear rows, results. No dependencies.
-        .target(name: "LayoutModel"),
+        // The number types every layer shares: decimal literals read exactly, and the scalar
+        // protocol lowering is generic over. A leaf: no dependencies.
+        .target(name: "Arithmetic"),
+        // The `.layout` format, VFL, validation, lowering to linear rows, results.
+        .target(name: "LayoutModel", dependencies: ["Arithmetic"]),
         // GMP from the system (libgmp-dev), with C shims for the macros Swift cannot import.
         .systemLibrary(
             name: "CGMP",
@@ -46,7 +49,7 @@ let package = Package(
             providers: [.apt(["libgmp-dev"])]
         ),
         // Exact rationals: an Int64 fast path that falls back to GMP's mpq_t.
-        .target(name: "ExactArithmetic", dependencies: ["CGMP", "LayoutModel"]),
+        .target(name: "ExactArithmetic", dependencies: ["CGMP", "Arithmetic"]),
         // The protocol every backend implements, budgets and statistics.
         .target(name: "BackendContract", dependencies: ["LayoutModel"], swiftSettings: plantedFaults),
         // The naive baseline: dense Gaussian elimination, required equalities only.
@@ -78,7 +81,9 @@ let package = Package(
         // The exact simplex as a general LP solver with certificates, and their checker.
         .target(name: "ExactLP", dependencies: ["MathematicalProgramming", "ExactArithmetic", "ExactSimplex"]),
         // Seeded generator of realistic, random and pathological systems.
-        .target(name: "Generator", dependencies: ["LayoutModel"]),
+        // The project's one source of randomness: SplitMix64 seeding xoshiro256**.
+        .target(name: "SeededRandom"),
+        .target(name: "Generator", dependencies: ["LayoutModel", "SeededRandom"]),
         // The judge (comparator, backward-error verdicts, reference checks), oracles, reducer,
         // campaigns, corpus replay.
         .target(
@@ -127,7 +132,8 @@ let package = Package(
         ),
         // Runs the built `layoutbench` (validate, print, solve) and checks output and exit status.
         .testTarget(name: "LayoutBenchCLITests", dependencies: ["LayoutModel"]),
-        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "Generator"]),
+        .testTarget(name: "ExactArithmeticTests", dependencies: ["ExactArithmetic", "SeededRandom"]),
+        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "GaussianBackendTests", dependencies: ["GaussianBackend", "LayoutModel", "BackendContract", "Generator"]),
         .testTarget(
             name: "ExactSimplexTests",
@@ -139,7 +145,7 @@ let package = Package(
             swiftSettings: plantedFaults
         ),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel", "GaussianBackend", "BackendContract"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Generator"], exclude: ["Snapshots"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "SeededRandom"], exclude: ["Snapshots"]),
         .testTarget(
             name: "RunnerTests",
             dependencies: [
@@ -162,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "Reporting", "Generator", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["History", "Reporting", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FuzzingTests",

@@ -1,4 +1,4 @@
-import LayoutModel
+import Arithmetic
 
 /// Lowering in `Rational` keeps every coefficient of a `.layout` file exact.
 extension Rational: LinearScalar {

@@ -64,7 +64,7 @@ struct BenchCommand: ParsableCommand {
     var steps: Int?
 
     @Option(help: "Comma-separated sizes instead of the suite's.")
-    var sizes: String?
+    var sizes: PositiveIntegers?
 
     @Option(help: "Timed repetitions per row (after the warm-up).")
     var repetitions: Int?
@@ -113,7 +113,7 @@ struct BenchCommand: ParsableCommand {
             suite.families = try FamilySelection.parse(families).map(\.name)
             suite.extraSizes = [:]
         }
-        if let parsed = try parsedSizes() {
+        if let parsed = sizes?.values {
             suite.sizes = parsed
             suite.extraSizes = [:]
         }
@@ -139,7 +139,7 @@ struct BenchCommand: ParsableCommand {
         var suite = quick ? SequenceSuite.quick : SequenceSuite.standard
         suite.largeSizeBackends = Set(backends.filter { !($0 is OutsideSolverBackend) }.map(\.name))
         if let families { suite.families = families.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        if let parsed = try parsedSizes() {
+        if let parsed = sizes?.values {
             suite.sizes = parsed
             suite.largeSizes = []
         }
@@ -165,17 +165,6 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    /// `--sizes`, or nil when not given; exits 2 unless they are positive whole numbers.
-    func parsedSizes() throws -> [Int]? {
-        guard let sizes else { return nil }
-        let parsed = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !parsed.isEmpty, parsed.allSatisfy({ $0 >= 1 }) else {
-            printError("--sizes takes positive whole numbers, e.g. 10,100")
-            throw ExitStatus.invalidInput
-        }
-        return parsed
-    }
-
     /// Writes the report, prints its table (then `summary`), the comparison with the
     /// baseline, and records a finished run in the history.
     func finish(_ report: BenchReport, baseline baselineReport: BenchReport?, summary: () -> Void) throws {
@@ -189,7 +178,7 @@ struct BenchCommand: ParsableCommand {
             printError("cannot write the report to \(folder.path): \(error)")
             throw ExitStatus.internalFailure
         }
-        print(BenchTable.render(report))
+        print(BenchTable.render(report, color: isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil))
         summary()
         if let baselineReport {
             print("")
@@ -226,52 +215,5 @@ struct BenchCommand: ParsableCommand {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime]
         return formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
-    }
-}
-
-/// The terminal table of a bench report.
-enum BenchTable {
-    static func render(_ report: BenchReport) -> String {
-        let outside = report.results.contains { $0.overhead != nil }
-        let sequences = report.results.contains { $0.passes != nil }
-        // Sequence passes report no phases: their columns would stay empty.
-        let phased = report.results.contains { $0.phases != nil }
-        var rows = [["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]
-                    + (sequences ? ["passes"] : []) + (outside ? ["overhead p50"] : [])
-                    + (phased ? ["parse+lower", "solve", "levels", "ambiguity", "conflict"] : [])]
-        for r in report.results {
-            let t = r.timing
-            let p = r.phases
-            var row: [String] = [r.family, "\(r.views)", r.backend, r.status == "unsupported" ? "unsupported" : r.status,
-                                 t.map { Self.time($0.p50) } ?? "-", t.map { Self.time($0.p90) } ?? "-",
-                                 t.map { Self.time($0.p99) } ?? "-", t.map { Self.time($0.maximum) } ?? "-",
-                                 r.iterations.map(String.init) ?? "-"]
-            if sequences { row.append(r.passes.map(String.init) ?? "-") }
-            if outside { row.append(r.overhead.map { Self.time($0.p50) } ?? "-") }
-            if phased {
-                row += [p.map { Self.time($0.parse + $0.lowering) } ?? "-", p.map { Self.time($0.solve) } ?? "-",
-                        p.map { Self.time($0.levels) } ?? "-", p.map { Self.time($0.ambiguity) } ?? "-",
-                        p.map { Self.time($0.conflict) } ?? "-"]
-            }
-            rows.append(row)
-        }
-        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var lines = rows.map { row in
-            row.enumerated().map { c, cell in
-                c < 4 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
-                      : String(repeating: " ", count: widths[c] - cell.count) + cell
-            }.joined(separator: "  ")
-        }
-        let peak = report.results.compactMap(\.peakResidentBytes).max() ?? 0
-        lines.append("\(report.results.count) rows, suite \(report.suite), \(String(format: "%.1f", report.seconds)) s, peak resident \(peak / (1 << 20)) MiB")
-        return lines.joined(separator: "\n")
-    }
-
-    /// Nanoseconds in a readable unit.
-    static func time(_ ns: Double) -> String {
-        if ns < 1_000 { return String(format: "%.0f ns", ns) }
-        if ns < 1_000_000 { return String(format: "%.1f µs", ns / 1_000) }
-        if ns < 1_000_000_000 { return String(format: "%.2f ms", ns / 1_000_000) }
-        return String(format: "%.2f s", ns / 1_000_000_000)
     }
 }

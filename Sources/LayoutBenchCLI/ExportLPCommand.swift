@@ -31,13 +31,7 @@ struct ExportLPCommand: ParsableCommand {
         guard let fileFormat = LPFileFormat(rawValue: format) else {
             throw ValidationError("--format must be lp or mps")
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            FileHandle.standardError.write(Data("\(file): cannot read: \(error.localizedDescription)\n".utf8))
-            throw ExitStatus.invalidInput
-        }
+        let text = try InputFile.text(at: file)
         let system: ConstraintSystem
         do {
             system = try LayoutParser.parse(text, file: file)

@@ -179,7 +179,7 @@ struct FuzzCommand: ParsableCommand {
             isolation: isolate ? Isolation(executable: executable, caseTimeout: caseTimeout.duration) : nil,
             outDirectory: URL(fileURLWithPath: out), resume: resume)
         stopOnInterrupt()
-        let display = ProgressDisplay(enabled: !quiet)
+        let display = ProgressDisplay(enabled: !quiet, timeLimit: time?.duration)
         let runner = FuzzRunner(
             options: options, catalog: BackendRegistry.catalog,
             shouldStop: { interruptRequested.load(ordering: .relaxed) },

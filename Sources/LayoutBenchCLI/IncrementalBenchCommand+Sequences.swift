@@ -16,7 +16,7 @@ extension IncrementalBenchCommand {
             return family
         }
         guard let baseFamily = Families.named(base) else { throw ValidationError("unknown family \(base)") }
-        let sizeList = views.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 > 0 }
+        let sizeList = views.values
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layoutbench-kiwi-\(getpid())")
         if kiwi { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         defer { if kiwi { try? FileManager.default.removeItem(at: directory) } }

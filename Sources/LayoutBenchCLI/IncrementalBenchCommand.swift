@@ -28,7 +28,7 @@ struct IncrementalBenchCommand: ParsableCommand {
             """)
 
     @Option(help: "Sizes (views; cells for `cells`), comma-separated.")
-    var sizes: String = "100,1000,10000"
+    var sizes = PositiveIntegers([100, 1000, 10000])
 
     @Option(help: "Workloads, comma-separated: chain, tree, grid, cells, form, resize.")
     var workloads: String = "chain,tree,grid,cells,form,resize"
@@ -52,7 +52,7 @@ struct IncrementalBenchCommand: ParsableCommand {
     var sequences: String?
 
     @Option(help: "With --sequences: layout sizes in views, comma-separated.")
-    var views: String = "100,1000"
+    var views = PositiveIntegers([100, 1000])
 
     @Option(help: "With --sequences: steps per sequence.")
     var steps: Int = 10_000
@@ -74,12 +74,17 @@ struct IncrementalBenchCommand: ParsableCommand {
         var kiwi: [String: Any]?
     }
 
+    func validate() throws {
+        guard steps > 0 else { throw ValidationError("--steps must be a positive whole number") }
+        guard kiwiTimeLimit.isFinite, kiwiTimeLimit > 0 else { throw ValidationError("--kiwi-time-limit must be a positive number of seconds") }
+    }
+
     mutating func run() throws {
         if let sequences {
             if warmHeap { Self.keepFreedMemory() }
             return try runSequences(sequences)
         }
-        let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 > 0 }
+        let sizeList = sizes.values
         let kinds = try workloads.split(separator: ",").map { name -> IncrementalWorkload.Kind in
             guard let kind = IncrementalWorkload.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                 throw ValidationError("unknown workload \(name)")

@@ -1,5 +1,13 @@
 import ArgumentParser
+import BackendContract
 import Foundation
+import History
+import InterfaceBuilder
+import LayoutModel
+import MathematicalProgramming
+import OutsideSolvers
+import Reporting
+import Runner
 
 /// `layoutbench`: benchmark and differential fuzzer for Auto Layout-style constraint solvers.
 @main
@@ -27,6 +35,10 @@ struct LayoutBench: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
             code = 0
+        } catch let error where ExitStatus.typed(error) != nil {
+            // A typed error no command caught: it carries its own position and message.
+            printError(String(describing: error))
+            code = ExitStatus.typed(error)!.rawValue
         } catch {
             let parserCode = exitCode(for: error)
             let message = fullMessage(for: error)
@@ -56,6 +68,29 @@ enum ExitStatus {
     /// The code a process exits with for `code` as ArgumentParser reports it.
     static func mapped(_ code: ExitCode) -> ExitCode {
         code == .validationFailure ? invalidInput : code
+    }
+
+    /// The exit status of the project's typed errors, so that one that escapes a command is
+    /// reported as what it is (invalid input, a declining backend) and not as ArgumentParser's
+    /// generic "Error:" with status 1. `nil` for errors this table does not know.
+    static func typed(_ error: any Error) -> ExitCode? {
+        switch error {
+        case is InputFile.Failure, is LayoutError, is MPSError, is CompressedInput.ReadError, is IBImportError,
+             is ReportDocumentError, is ReportComparisonError, is CampaignError,
+             is ReportMerge.MergeError, is ManifestError:
+            return invalidInput
+        case let error as HistoryError:
+            if case .database = error { return internalFailure }
+            return invalidInput
+        case let error as BackendError:
+            switch error {
+            case .unsupported: return unsupported
+            case .outOfRange: return invalidInput
+            case .internalFailure: return internalFailure
+            }
+        default:
+            return nil
+        }
     }
 }
 

@@ -1,16 +1,21 @@
 import Foundation
+import Runner
 import Synchronization
 
 /// Progress on stderr: a bar redrawn in place on a terminal, a plain line every few seconds
-/// otherwise (CI logs, files).
+/// otherwise (CI logs, files); each with the elapsed time and an ETA (``ProgressEstimate``).
 final class ProgressDisplay: Sendable {
     private let enabled: Bool
     private let isTerminal: Bool
+    private let start = ContinuousClock.now
+    private let timeLimit: Duration?
     private let lastLine = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(enabled: Bool) {
+    /// - Parameter timeLimit: the run's wall-clock limit (`fuzz --time`), which bounds the ETA.
+    init(enabled: Bool, timeLimit: Duration? = nil) {
         self.enabled = enabled
         self.isTerminal = isatty(STDERR_FILENO) != 0
+        self.timeLimit = timeLimit
     }
 
     func update(completed: Int, total: Int?, text: String) {
@@ -24,16 +29,17 @@ final class ProgressDisplay: Sendable {
         }
         guard due else { return }
         let count = total.map { "\(completed)/\($0)" } ?? "\(completed)"
+        let estimate = ProgressEstimate(completed: completed, total: total, elapsed: now - start, timeLimit: timeLimit).text
         if isTerminal {
             var bar = ""
             if let total, total > 0 {
                 let filled = min(30, 30 * completed / total)
                 bar = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
             }
-            let line = "\r\(bar)\(count) \(text)"
+            let line = "\r\(bar)\(count) \(estimate); \(text)"
             FileHandle.standardError.write(Data((line.padding(toLength: max(line.count, 100), withPad: " ", startingAt: 0)).utf8))
         } else {
-            printError("[\(count)] \(text)")
+            printError("[\(count)] \(estimate); \(text)")
         }
     }
 

@@ -35,7 +35,7 @@ struct ReplayCommand: ParsableCommand {
             throw ExitStatus.invalidInput
         }
         let replay = CorpusReplay(backends: backends)
-        var passed = 0, failed = 0, unsupported = 0, invalid = 0, expectedFailures = 0
+        var passed = 0, failed = 0, unsupported = 0, invalid = 0, expectedFailures = 0, unexpectedPasses = 0
         for file in files {
             let outcomes: [CorpusReplay.Outcome]
             do {
@@ -62,12 +62,14 @@ struct ReplayCommand: ParsableCommand {
                     if verbose { print("xfail \(tag): " + problems.joined(separator: "; ")) }
                 case .unexpectedPass:
                     passed += 1
+                    unexpectedPasses += 1
                     print("XPASS \(tag): marked expect-fail but passes; remove the marker if the bug is fixed")
                 }
             }
         }
-        print("replay: \(files.count) files, \(backends.count) backends; \(unsupported) unsupported, \(expectedFailures) expected failures, \(invalid) invalid")
-        print("\(passed) passed, \(failed) failed")
+        print("replay: \(files.count) files, \(backends.count) backends; \(unsupported) unsupported, \(invalid) invalid")
+        // xfail: marked expect-fail and still failing; XPASS: marked but passing (counted in passed).
+        print("\(passed) passed (\(unexpectedPasses) XPASS), \(failed) failed, \(expectedFailures) xfail")
         if invalid > 0 { throw ExitStatus.invalidInput }
         if failed > 0 { throw ExitStatus.internalFailure }
     }

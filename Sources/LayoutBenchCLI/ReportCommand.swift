@@ -14,6 +14,19 @@ struct ReportCommand: ParsableCommand {
         subcommands: [ReportHTMLCommand.self, ReportMarkdownCommand.self, ReportCompareCommand.self, ReportMergeCommand.self])
 }
 
+/// `--min-change`, shared by the subcommands that compare with a baseline.
+struct RegressionRuleOptions: ParsableArguments {
+    @Option(help: "The smallest change of a median, in percent of the baseline's, that can count as a regression.")
+    var minChange: Double = 5
+
+    func validate() throws {
+        guard minChange.isFinite, minChange >= 0 else { throw ValidationError("--min-change must be a percentage of 0 or more") }
+    }
+
+    /// The rule the comparison judges timings by.
+    var rule: RegressionRule { RegressionRule(minimumRelativeChange: minChange / 100) }
+}
+
 /// `layoutbench report html RUN.json [--baseline OTHER.json] [-o FILE]`
 struct ReportHTMLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,21 +49,16 @@ struct ReportHTMLCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The HTML file (default: the report's path with .html; - for standard output).")
     var output: String?
 
-    @Option(help: "The smallest change of a median, in percent of the baseline's, that can count as a regression.")
-    var minChange: Double = 5
+    @OptionGroup var rule: RegressionRuleOptions
 
     @OptionGroup var history: HistoryFile
-
-    func validate() throws {
-        try ReportFiles.validate(minChange: minChange)
-    }
 
     func run() throws {
         let (document, baselineDocument) = try ReportFiles.loadPair(report, baseline: baseline)
         let target = output ?? ReportFiles.replacingExtension(of: report, with: "html")
         var options = RenderOptions(
             reproPrefix: ReportFiles.reproPrefix(report: report, output: target),
-            rule: RegressionRule(minimumRelativeChange: minChange / 100))
+            rule: rule.rule)
         options.findingHistory = try history.notes(forReportAt: report)
         try ReportFiles.write(HTMLReport.render(document, baseline: baselineDocument, options: options), to: target)
         if target != "-" { print("wrote \(target)") }
@@ -77,20 +85,15 @@ struct ReportMarkdownCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The Markdown file (default: standard output).")
     var output: String = "-"
 
-    @Option(help: "The smallest change of a median, in percent of the baseline's, that can count as a regression.")
-    var minChange: Double = 5
+    @OptionGroup var rule: RegressionRuleOptions
 
     @OptionGroup var history: HistoryFile
-
-    func validate() throws {
-        try ReportFiles.validate(minChange: minChange)
-    }
 
     func run() throws {
         let (document, baselineDocument) = try ReportFiles.loadPair(report, baseline: baseline)
         var options = RenderOptions(
             reproPrefix: ReportFiles.reproPrefix(report: report, output: output),
-            rule: RegressionRule(minimumRelativeChange: minChange / 100))
+            rule: rule.rule)
         options.findingHistory = try history.notes(forReportAt: report)
         try ReportFiles.write(MarkdownReport.render(document, baseline: baselineDocument, options: options), to: output)
     }
@@ -122,8 +125,7 @@ struct ReportCompareCommand: ParsableCommand {
     @Flag(help: "List only the rows that changed.")
     var changedOnly = false
 
-    @Option(help: "The smallest change of a median, in percent of the baseline's, that can count as a regression.")
-    var minChange: Double = 5
+    @OptionGroup var rule: RegressionRuleOptions
 
     @Option(help: "Colour regressions and improvements: auto (when standard output is a terminal and NO_COLOR is unset), always or never.")
     var color: ColorChoice = .auto
@@ -132,16 +134,12 @@ struct ReportCompareCommand: ParsableCommand {
         case auto, always, never
     }
 
-    func validate() throws {
-        try ReportFiles.validate(minChange: minChange)
-    }
-
     func run() throws {
         let a = try ReportFiles.load(baseline)
         let b = try ReportFiles.load(current)
         let comparison: ReportComparison
         do {
-            comparison = try ReportComparison(baseline: a, current: b, rule: RegressionRule(minimumRelativeChange: minChange / 100))
+            comparison = try ReportComparison(baseline: a, current: b, rule: rule.rule)
         } catch {
             printError("\(baseline), \(current): \(error)")
             throw ExitStatus.invalidInput
@@ -160,10 +158,6 @@ struct ReportCompareCommand: ParsableCommand {
 
 /// Reading and writing the files of the `report` subcommands.
 enum ReportFiles {
-    static func validate(minChange: Double) throws {
-        guard minChange.isFinite, minChange >= 0 else { throw ValidationError("--min-change must be a percentage of 0 or more") }
-    }
-
     /// Reads a report, or prints `PATH: reason` and exits with status 2.
     static func load(_ path: String) throws -> ReportDocument {
         guard let data = FileManager.default.contents(atPath: path) else {

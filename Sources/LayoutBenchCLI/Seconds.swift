@@ -30,3 +30,30 @@ struct Seconds: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertib
         value == value.rounded() ? String(Int64(value)) : String(value)
     }
 }
+
+/// A comma-separated list of positive whole numbers given on the command line (`--sizes
+/// 10,100,1000`).
+///
+/// Parsed by ArgumentParser like any typed option, so `--sizes 0`, `--sizes 10,x` or an
+/// empty list is a usage error naming the option, never a list with the bad parts dropped.
+struct PositiveIntegers: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
+    let values: [Int]
+
+    init(_ values: [Int]) {
+        precondition(!values.isEmpty && values.allSatisfy { $0 > 0 })
+        self.values = values
+    }
+
+    init?(argument: String) {
+        var values: [Int] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
+            values.append(value)
+        }
+        guard !values.isEmpty else { return nil }
+        self.values = values
+    }
+
+    var description: String { values.map(String.init).joined(separator: ",") }
+    var defaultValueDescription: String { description }
+}

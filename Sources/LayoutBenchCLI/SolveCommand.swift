@@ -189,7 +189,7 @@ struct ResultTable {
         for index in 1..<max(system.items.count, 1) {
             var row = [system.items[index].name]
             for component in FrameComponent.allCases {
-                let value = Self.format(frames[index - 1][component.rawValue])
+                let value = Self.shortest(frames[index - 1][component.rawValue])
                 row.append(ambiguous.contains(Unknown(item: index, component: component)) ? value + "?" : value)
             }
             rows.append(row)
@@ -203,7 +203,7 @@ struct ResultTable {
         }
         if !s.objective.isEmpty {
             let levels = system.optionalLevels
-            lines.append("objective: " + zip(levels, s.objective).map { "@\($0.0): \(Self.format($0.1))" }.joined(separator: ", "))
+            lines.append("objective: " + zip(levels, s.objective).map { "@\($0.0): \(Self.shortest($0.1))" }.joined(separator: ", "))
         }
         if !s.ambiguous.isEmpty {
             lines.append("ambiguous (marked ?): " + s.ambiguous.map(system.unknownName).joined(separator: ", "))
@@ -215,7 +215,16 @@ struct ResultTable {
         return lines.joined(separator: "\n")
     }
 
-    /// Up to 6 decimals, trailing zeros dropped.
+    /// The shortest text that reads back as the same `Double` (Swift's `description`), whole
+    /// numbers without a decimal point: a frame printed by `solve` can be pasted into a
+    /// `.layout` file or compared with another backend's digit for digit.
+    static func shortest(_ value: Double) -> String {
+        if value == 0 { return "0" }  // -0.0 too: a frame has no sign of zero
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        return value.description
+    }
+
+    /// Up to 6 decimals, trailing zeros dropped (durations).
     static func format(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
         var text = String(format: "%.6f", value)

@@ -24,6 +24,14 @@ struct VisualFormatDiffCommand: ParsableCommand {
 
     func validate() throws {
         guard lines >= 0 else { throw ValidationError("--lines must be at least 0") }
+        if let gtkVfl {
+            // A helper named on the command line that is not there is a usage error, not the
+            // "GTK is not installed" of the default location.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: gtkVfl, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  FileManager.default.isExecutableFile(atPath: gtkVfl)
+            else { throw ValidationError("--gtk-vfl: no executable file at \(gtkVfl)") }
+        }
     }
 
     func run() throws {

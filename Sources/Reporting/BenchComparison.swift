@@ -67,6 +67,12 @@ public struct BenchComparison: Sendable, Hashable {
     public var rule: RegressionRule
     /// Every row, sorted by family, size, backend, then seed.
     public var rows: [Row]
+    /// Why the two runs may not be comparable at all: the baseline comes from another suite
+    /// (its rows measure other cases or repetitions) or another machine (hostname, processors,
+    /// memory). Another build of the tool is the point of a comparison, not a warning. Empty
+    /// when nothing stands out. Renderers show
+    /// these above the table, as hyperfine warns before its numbers.
+    public var warnings: [String]
 
     /// Matches the rows of `current` against `baseline` and judges each pair by `rule`.
     public init(baseline: BenchReport, current: BenchReport, rule: RegressionRule = .standard) {
@@ -93,6 +99,20 @@ public struct BenchComparison: Sendable, Hashable {
             }
         }
         self.rows = rows
+        self.warnings = Self.warnings(baseline: baseline, current: current)
+    }
+
+    static func warnings(baseline a: BenchReport, current b: BenchReport) -> [String] {
+        var warnings: [String] = []
+        if a.suite != b.suite {
+            warnings.append("the baseline comes from another suite (\(a.suite), this run \(b.suite)): rows may measure different cases")
+        }
+        let (ma, mb) = (a.machine, b.machine)
+        if ma.hostname != mb.hostname || ma.processorCount != mb.processorCount || ma.physicalMemoryBytes != mb.physicalMemoryBytes {
+            warnings.append("the baseline comes from another machine (\(ma.hostname), \(ma.processorCount) processors; "
+                            + "this run \(mb.hostname), \(mb.processorCount) processors): timings are not comparable")
+        }
+        return warnings
     }
 
     /// Rows that count against the current run.

@@ -143,8 +143,8 @@ public enum HTMLReport {
 
     private static func benchComparison(_ comparison: BenchComparison, baseline: BenchReport, current: BenchReport) -> String {
         var out = "<p>Baseline: \(h(baseline.suite)) run of \(h(baseline.createdAt)) on \(h(machineLine(baseline.machine))), layoutbench \(h(baseline.machine.toolVersion)).</p>"
-        if baseline.machine.hostname != current.machine.hostname || baseline.machine.processorCount != current.machine.processorCount {
-            out += "<p class=\"warning\">The runs were measured on different machines; timing differences may be the machines'.</p>"
+        for warning in comparison.warnings {
+            out += "<p class=\"warning\">Warning: \(h(warning)).</p>"
         }
         out += "<p class=\"rule\">Rule: a row regressed when its median rose by more than max(spread<sub>baseline</sub>, spread<sub>current</sub>, "
             + "\(ReportFormat.fixed(comparison.rule.minimumRelativeChange * 100, decimals: 1))% of the baseline median), with spread = p90 − p50; "

@@ -90,6 +90,9 @@ public enum MarkdownReport {
             + "in \(comparison.rows.count) rows, against the \(c(baseline.suite)) run of \(c(baseline.createdAt)) "
             + "(layoutbench \(c(baseline.machine.toolVersion)), \(c(baseline.machine.hostname))).")
         lines.append("")
+        for warning in comparison.warnings {
+            lines += ["> ⚠️ Warning: \(warning).", ""]
+        }
         lines.append("| backend | p50 ratio (geometric mean) | rows timed in both |")
         lines.append("|:--|--:|--:|")
         for backend in comparison.backends {

@@ -49,7 +49,8 @@ public enum TerminalComparison {
                 verdict + (row.seedsDiffer ? " (seeds differ)" : ""),
             ], tone: tone)
         }
-        var out = table.rows.isEmpty ? "" : table.render(color: color) + "\n"
+        var out = comparison.warnings.map { "warning: \($0)\n" }.joined()
+        out += table.rows.isEmpty ? "" : table.render(color: color) + "\n"
         for backend in comparison.backends {
             if let mean = comparison.geometricMeanRatio(backend: backend) {
                 out += "\(backend): B/A p50 geometric mean \(ReportFormat.fixed(mean.ratio, decimals: 3))× over \(mean.rows) row\(mean.rows == 1 ? "" : "s")\n"

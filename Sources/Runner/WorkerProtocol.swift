@@ -136,6 +136,10 @@ public enum WorkerService {
             let request: WorkerRequest
             do {
                 request = try channel.receive(WorkerRequest.self, deadline: nil)
+            } catch FrameChannel.ChannelError.malformed(let reason) {
+                // Not a parent speaking the protocol: say so, as invalid input.
+                FileHandle.standardError.write(Data("worker: malformed request: \(reason)\n".utf8))
+                return 2
             } catch {
                 return 0  // the parent closed the pipe: done
             }

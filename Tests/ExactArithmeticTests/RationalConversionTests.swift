@@ -1,4 +1,4 @@
-import Generator
+import SeededRandom
 import Testing
 @testable import ExactArithmetic
 

@@ -1,5 +1,5 @@
 @testable import ExactArithmetic
-import Generator
+import SeededRandom
 
 /// A fixed-seed generator (SplitMix64) so randomised tests see the same values on every
 /// run and machine; the system RNG is never used.

@@ -1,5 +1,5 @@
 import Foundation
-import Generator
+import SeededRandom
 import History
 import Testing
 

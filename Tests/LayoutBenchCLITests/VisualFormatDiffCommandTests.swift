@@ -30,11 +30,12 @@ struct VisualFormatDiffCommandTests {
     }
 }
 
-/// `vfl-diff` without GTK's helper: exit 3, as for a backend that declines (no GTK needed).
+/// `vfl-diff` given a helper that is not there: a usage error naming the option (exit 2); the
+/// default location's missing helper is "not built", exit 3, as for a backend that declines.
 struct VisualFormatDiffWithoutGtkTests {
-    @Test func aMissingHelperIsUnsupported() throws {
+    @Test func aNamedHelperThatIsNotThereIsAUsageError() throws {
         let run = try SequenceCommandTests.run(["vfl-diff", "--lines", "1", "--gtk-vfl", "/nonexistent/gtk_vfl"])
-        #expect(run.status == 3)
-        #expect(run.error.contains("not built"))
+        #expect(run.status == 2)
+        #expect(run.error.contains("--gtk-vfl: no executable file at /nonexistent/gtk_vfl"))
     }
 }

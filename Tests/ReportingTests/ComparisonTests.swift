@@ -63,6 +63,22 @@ struct BenchComparisonTests {
                     backends: ["exact"], results: results, seconds: 1)
     }
 
+    @Test("a baseline from another suite or machine is said above the table, another build is not")
+    func warnings() {
+        let a = report([row("a")])
+        var b = report([row("a")])
+        b.machine.toolVersion = "another-build"
+        #expect(BenchComparison(baseline: a, current: b).warnings.isEmpty)
+        b.suite = "quick"
+        b.machine.hostname = "elsewhere"
+        let comparison = BenchComparison(baseline: a, current: b)
+        #expect(comparison.warnings.count == 2)
+        #expect(comparison.warnings.first?.contains("another suite (custom, this run quick)") == true)
+        #expect(comparison.warnings.last?.contains("another machine") == true)
+        let terminal = TerminalComparison.render(.bench(comparison))
+        #expect(terminal.hasPrefix("warning: the baseline comes from another suite"))
+    }
+
     @Test("rows only in one run are added or removed; seeds pair up in order")
     func matching() throws {
         let a = report([row("a"), row("b"), row("c", seed: 5), row("c", seed: 9)])

@@ -1,4 +1,4 @@
-import Generator
+import SeededRandom
 import Foundation
 import Reporting
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import Generator
+import SeededRandom
 import Reporting
 
 /// The project's SplitMix64, with a draw for these samples.

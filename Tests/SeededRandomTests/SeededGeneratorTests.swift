@@ -1,5 +1,5 @@
 import Testing
-@testable import Generator
+@testable import SeededRandom
 
 @Suite("SeededGenerator")
 struct SeededGeneratorTests {

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The terminal table `bench` prints when a run ends: one row per (case, backend), percentiles,
+/// iterations, the phases of a layout solve, and a noise flag.
+///
+/// A row is flagged when its timing cannot carry a comparison: fewer than
+/// ``minimumSamples`` repetitions, or a spread (p90 − p50) above ``maximumSpread`` of the
+/// median — as hyperfine warns about outliers before a user trusts its mean.
+public enum BenchTable {
+    /// Fewer repetitions than this and a row's percentiles are a handful of samples.
+    public static let minimumSamples = 5
+    /// A spread (p90 − p50) above this fraction of p50 marks a row as noisy.
+    public static let maximumSpread = 0.25
+
+    /// Why a row's timing is not to be trusted, or nil: `few samples (3)`, `spread 41%`.
+    public static func noise(_ timing: TimingSummary) -> String? {
+        if timing.samples < minimumSamples { return "few samples (\(timing.samples))" }
+        guard timing.p50 > 0, timing.p50.isFinite, timing.p90.isFinite else { return nil }
+        let spread = (timing.p90 - timing.p50) / timing.p50
+        return spread > maximumSpread ? "spread \(Int((spread * 100).rounded()))%" : nil
+    }
+
+    /// The table, then a line with the row count, suite, wall time and peak memory, and a line
+    /// explaining the noise flag when a row has it. With `color`, failed rows are red.
+    public static func render(_ report: BenchReport, color: Bool = false) -> String {
+        let outside = report.results.contains { $0.overhead != nil }
+        let sequences = report.results.contains { $0.passes != nil }
+        // Sequence passes report no phases: their columns would stay empty.
+        let phased = report.results.contains { $0.phases != nil }
+        let header = ["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]
+            + (sequences ? ["passes"] : []) + (outside ? ["overhead p50"] : [])
+            + (phased ? ["parse+lower", "solve", "levels", "ambiguity", "conflict"] : []) + ["noise"]
+        var table = TextTable(header: header, rightAligned: Set(1..<(header.count - 1)).subtracting([2, 3]))
+        var flagged = 0
+        for r in report.results {
+            let t = r.timing
+            let p = r.phases
+            var row: [String] = [r.family, "\(r.views)", r.backend, r.status,
+                                 t.map { time($0.p50) } ?? "-", t.map { time($0.p90) } ?? "-",
+                                 t.map { time($0.p99) } ?? "-", t.map { time($0.maximum) } ?? "-",
+                                 r.iterations.map(String.init) ?? "-"]
+            if sequences { row.append(r.passes.map(String.init) ?? "-") }
+            if outside { row.append(r.overhead.map { time($0.p50) } ?? "-") }
+            if phased {
+                row += [p.map { time($0.parse + $0.lowering) } ?? "-", p.map { time($0.solve) } ?? "-",
+                        p.map { time($0.levels) } ?? "-", p.map { time($0.ambiguity) } ?? "-",
+                        p.map { time($0.conflict) } ?? "-"]
+            }
+            let noise = t.flatMap(Self.noise)
+            if noise != nil { flagged += 1 }
+            row.append(noise.map { "⚠ " + $0 } ?? "")
+            table.add(row, tone: ["failed", "budgetExceeded"].contains(r.status) ? .bad : .plain)
+        }
+        var out = table.render(color: color)
+        let peak = report.results.compactMap(\.peakResidentBytes).max() ?? 0
+        out += "\(report.results.count) rows, suite \(report.suite), \(String(format: "%.1f", report.seconds)) s, peak resident \(peak / (1 << 20)) MiB"
+        if flagged > 0 {
+            out += "\n⚠ \(flagged) row\(flagged == 1 ? "" : "s") flagged: fewer than \(minimumSamples) samples or p90 − p50 above "
+                + "\(Int(maximumSpread * 100))% of p50; rerun with more --repetitions or on a quieter machine before comparing them"
+        }
+        return out
+    }
+
+    /// Nanoseconds in a readable unit.
+    public static func time(_ nanoseconds: Double) -> String {
+        ReportFormat.duration(nanoseconds: nanoseconds)
+    }
+}
