@@ -13,15 +13,22 @@ import LayoutModel
 /// verdict is certain. A finding whose conditions all hold (or whose branch and bound ran
 /// out) is `ill-conditioned`, with the smallest ε, to a factor of 2, at which they hold.
 /// What each class decides is listed in `docs/fuzzing.md`, "Verdicts".
+///
+/// A backend that declares a rounding (whole pixels) is judged with it in every question,
+/// the status questions (satisfiable or not, which constraints are broken) included: each
+/// row's constant may also move by the rounding of the row's value (``PerturbedSystem/rounding``),
+/// so a near-conflict (`w ≥ 76.000000001`, `w ≤ 76`) that a pixel hides is ill-conditioned
+/// for it, while a broken list no such perturbation explains stays wrong.
 struct BackwardErrorJudge {
     let system: ConstraintSystem
     let rows: LinearSystem<Rational>
     private let unit: PerturbedSystem
 
-    init(system: ConstraintSystem, rows: LinearSystem<Rational>) {
+    /// `roundingUnit`: the backend's declared rounding (``BackendContract/BackendCapabilities/roundingUnit``), nil for none.
+    init(system: ConstraintSystem, rows: LinearSystem<Rational>, roundingUnit: Double? = nil) {
         self.system = system
         self.rows = rows
-        self.unit = PerturbedSystem(system: system, rows: rows, epsilon: .zero)
+        self.unit = PerturbedSystem(system: system, rows: rows, epsilon: .zero, roundingUnit: roundingUnit)
     }
 
     /// The outcome of one question at one ε.

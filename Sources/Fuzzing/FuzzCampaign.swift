@@ -215,7 +215,8 @@ public struct FuzzCampaign: Sendable {
             guard let outcome = outcomes.first(where: { $0.backend == backend.name }),
                   case .success(let original) = outcome.result, original.solution.status != .budgetExceeded,
                   oracleApplies(oracle, to: backend, result: original, system: system, outcomes: outcomes),
-                  let violation = metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed)
+                  let violation = metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed,
+                                                       reference: referenceSolution(outcomes))
             else { continue }
             var finding = violation.finding
             finding.conditioning = compared.first?.conditioning
@@ -294,7 +295,8 @@ public struct FuzzCampaign: Sendable {
     ) -> [Finding] {
         guard let reference, case .success(let result) = outcome.result, !found.isEmpty else { return found }
         let modelFree: Set<Finding.Kind> = [.infeasiblePoint, .statusMismatch, .badConflict, .determinedMismatch]
-        let verdicts = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
+        let verdicts = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self),
+                                          roundingUnit: capabilities.roundingUnit)
         let precision = comparator.precision(of: outcome.backend)
         return found.map { finding in
             guard finding.verdict == .wrong, !capabilities.isWeighted || modelFree.contains(finding.kind) else { return finding }
@@ -347,7 +349,9 @@ public struct FuzzCampaign: Sendable {
         SeededGenerator(seed: SplitMix64.mix(seed ^ 0x0ac1e))
     }
 
-    /// Applies the oracle (its random choices seeded by the case) and checks the relation.
+    /// Applies the oracle (its random choices seeded by the case) and checks the relation,
+    /// comparing only values the reference's answer to the original (`reference`) finds
+    /// determined.
     ///
     /// A violation by a floating-point backend is wrong when the comparator calls one of its
     /// two answers wrong against the reference's answer to the same system; otherwise both
@@ -355,7 +359,7 @@ public struct FuzzCampaign: Sendable {
     /// reference within the tolerance) and the violation is ill-conditioned.
     func metamorphicViolation(
         _ oracle: MetamorphicOracle, backend: any LayoutBackend, system: ConstraintSystem, original: Solution, seed: UInt64,
-        measure: Bool = false
+        reference: Solution?, measure: Bool = false
     ) -> (finding: Finding, transform: String)? {
         var random = Self.oracleRandom(caseSeed: seed)
         let required = Set(system.constraints.indices.filter { system.constraints[$0].priority.isRequired })
@@ -372,7 +376,8 @@ public struct FuzzCampaign: Sendable {
         case .success(let result):
             if result.solution.status == .budgetExceeded { return nil }
             let tolerance = metamorphicTolerance(backend, system)
-            guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: tolerance) else { return nil }
+            guard let v = transformed.violation(original: system, original, transformed: result.solution, tolerance: tolerance,
+                                                undetermined: Set(reference?.ambiguous ?? [])) else { return nil }
             finding = Finding(kind: .metamorphicViolation, backends: [backend.name], detail: v, oracle: oracle.rawValue)
             if comparator.precision(of: backend.name) != nil {
                 finding = classifyViolation(finding, backend: backend.name,
@@ -414,7 +419,8 @@ public struct FuzzCampaign: Sendable {
             ]
             for var f in judgeOutcomes(system, outcomes) where f.backends.first == backend {
                 if measure, let precision = comparator.precision(of: backend) {
-                    f = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self))
+                    f = BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self),
+                                           roundingUnit: configuration.backends.first { $0.name == backend }?.capabilities.roundingUnit)
                         .measured(f, answer: solution, reference: reference.solution, precision: precision)
                 }
                 if f.verdict == .semantics { finding.verdict = .semantics }
@@ -442,10 +448,16 @@ public struct FuzzCampaign: Sendable {
               backend.supports(system).isSupported
         else { return false }
         if finding.kind == .metamorphicViolation {
+            // As in the campaign: only where the oracle binds the backend (a reduction must not
+            // shrink a case into one where it does not, e.g. down to an unconstrained view).
+            let outcomes = [solve(backend, system)]
+                + (configuration.reference.supports(system).isSupported ? [solve(configuration.reference, system)] : [])
             guard let oracle = finding.oracle.flatMap(MetamorphicOracle.init(rawValue:)),
-                  case .success(let original) = solve(backend, system).result, original.solution.status != .budgetExceeded
+                  case .success(let original) = outcomes[0].result, original.solution.status != .budgetExceeded,
+                  oracleApplies(oracle, to: backend, result: original, system: system, outcomes: outcomes)
             else { return false }
-            return metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed)?
+            return metamorphicViolation(oracle, backend: backend, system: system, original: original.solution, seed: seed,
+                                        reference: referenceSolution(outcomes))?
                 .finding.verdict == finding.verdict
         }
         if culprit == configuration.reference.name {
@@ -477,13 +489,16 @@ public struct FuzzCampaign: Sendable {
         if finding.kind == .metamorphicViolation {
             if let oracle = finding.oracle.flatMap(MetamorphicOracle.init(rawValue:)),
                let again = metamorphicViolation(oracle, backend: backend, system: system, original: answer.solution,
-                                                seed: seed, measure: true)?.finding {
+                                                seed: seed, reference: reference, measure: true)?.finding {
                 finding.perturbation = again.perturbation
                 finding.verdictNote = again.verdictNote
             }
             return finding
         }
-        return judge.measured(finding, answer: answer.solution, reference: reference, precision: precision)
+        let rounded = backend.capabilities.roundingUnit.map {
+            BackwardErrorJudge(system: system, rows: system.lowered(as: Rational.self), roundingUnit: $0)
+        } ?? judge
+        return rounded.measured(finding, answer: answer.solution, reference: reference, precision: precision)
     }
 
     /// The reference's answer to a system and the backward-error judge of the system (nil

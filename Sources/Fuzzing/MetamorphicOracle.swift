@@ -239,8 +239,12 @@ extension ConstraintSystem {
 extension MetamorphicOracle.Transformed {
     /// Why the transformed answer breaks the relation, or nil when it keeps it. Objectives
     /// are recomputed exactly from both points; values are compared where the original answer
-    /// calls them determined.
-    public func violation(original: ConstraintSystem, _ s: Solution, transformed t: Solution, tolerance: Tolerance) -> String? {
+    /// calls them determined and the reference does too: `undetermined` lists the unknowns
+    /// the reference finds ambiguous (an unconstrained view, which GTK places at −100000, or
+    /// space shared by two views), whose values no relation binds — a backend that does not
+    /// report ambiguity would otherwise be held to values it is free to choose.
+    public func violation(original: ConstraintSystem, _ s: Solution, transformed t: Solution, tolerance: Tolerance,
+                          undetermined: Set<Unknown> = []) -> String? {
         if s.status != t.status { return "status \(s.status.rawValue) became \(t.status.rawValue)" }
         var mappedBroken: [Int] = []
         for index in t.broken {
@@ -268,11 +272,12 @@ extension MetamorphicOracle.Transformed {
             }
         }
         let ambiguousBefore = Set(s.ambiguous), ambiguousAfter = Set(t.ambiguous)
+        let unbound = ambiguousBefore.union(undetermined)
         for v in 0..<originalRows.variableCount {
             let unknown = Unknown(variable: v)
             let compareAmbiguity: Bool
             var expected = s.values[v]
-            var determined = !ambiguousBefore.contains(unknown)
+            var determined = !unbound.contains(unknown)
             switch frames {
             case .identical:
                 compareAmbiguity = true
@@ -284,7 +289,7 @@ extension MetamorphicOracle.Transformed {
                 compareAmbiguity = unknown.component != .x
                 if unknown.component == .x {
                     let w = Unknown(item: unknown.item, component: .w)
-                    determined = determined && !ambiguousBefore.contains(w)
+                    determined = determined && !unbound.contains(w)
                     expected = axis - s.values[v] - s.values[w.variable]
                 }
             }

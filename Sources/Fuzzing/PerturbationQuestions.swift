@@ -97,19 +97,19 @@ extension PerturbedSystem {
 
     /// Whether some perturbation makes the rows `selected` (indices into `rows`, required)
     /// infeasible: a Farkas certificate `λ` of the perturbed rows, `Σ λ_r ã_r = 0` and
-    /// `Σ λ_r c̃_r > 0`, normalised to `Σ λ_r c_r + εS Σ|λ_r| = 1`. Exact.
+    /// `Σ λ_r c̃_r > 0`, normalised to `Σ λ_r c_r + Σ R_r|λ_r| = 1` (R_r the row's ``constantReach(_:)``, εS without rounding). Exact.
     func canBeInfeasible(_ selected: [Int], nodeLimit: Int = 48) -> ComplementarityProgram.Result {
         var program = ComplementarityProgram()
         var contributions = emptyContributions()
         var normalisation: [(Int, Rational)] = []
-        let constantReach = epsilon * scale
         for r in peeled(selected) {
             let row = rows[r]
             let (p, m) = addMultiplier(
                 r, positive: row.relation != .greaterThanOrEqual, negative: row.relation != .lessThanOrEqual,
                 into: &program, contributions: &contributions)
-            if p >= 0 { normalisation.append((p, row.constant + constantReach)) }
-            if m >= 0 { normalisation.append((m, -row.constant + constantReach)) }
+            let allowance = constantReach(r)
+            if p >= 0 { normalisation.append((p, row.constant + allowance)) }
+            if m >= 0 { normalisation.append((m, -row.constant + allowance)) }
         }
         addPerturbedStationarity(contributions, into: &program)
         program.constrain(normalisation, .equal, .one)
@@ -130,9 +130,9 @@ extension PerturbedSystem {
                 split[term.variable] = (plus, minus)
             }
         }
-        let constantReach = epsilon * scale
         for r in selected {
             let row = rows[r]
+            let allowance = constantReach(r)
             // A − R ≤ 0 (the row can reach ≤ 0) and −A − R ≤ 0 (it can reach ≥ 0).
             var below: [(Int, Rational)] = []
             var above: [(Int, Rational)] = []
@@ -142,8 +142,8 @@ extension PerturbedSystem {
                 below += [(plus, a - slack), (minus, -a - slack)]
                 above += [(plus, -a - slack), (minus, a - slack)]
             }
-            if row.relation != .greaterThanOrEqual { program.constrain(below, .lessThanOrEqual, -row.constant + constantReach) }
-            if row.relation != .lessThanOrEqual { program.constrain(above, .lessThanOrEqual, row.constant + constantReach) }
+            if row.relation != .greaterThanOrEqual { program.constrain(below, .lessThanOrEqual, -row.constant + allowance) }
+            if row.relation != .lessThanOrEqual { program.constrain(above, .lessThanOrEqual, row.constant + allowance) }
         }
         return program.solve()
     }

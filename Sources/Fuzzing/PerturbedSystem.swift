@@ -6,6 +6,11 @@ import LayoutModel
 /// system's scale), independently, while rows, relations and priorities stay. Zero
 /// coefficients stay zero.
 ///
+/// A backend that declares a rounding (GTK's whole pixels, ``BackendContract/BackendCapabilities/roundingUnit``)
+/// reports each value up to one unit from the point it solved for, so row r's value may be
+/// off by up to `unit·Σ_j|a_rj|` before any arithmetic error: its constant may move by that
+/// much more (``rounding``). With no rounding (exact, float, kiwisolver, …) nothing changes.
+///
 /// Each question below is decided exactly (rationals, the exact simplex, branch and bound
 /// over signs); see `docs/fuzzing.md`, "Verdicts", for which are exact and which are
 /// necessary conditions.
@@ -17,13 +22,22 @@ struct PerturbedSystem {
     let scale: Rational
     /// ε, the relative precision.
     let epsilon: Rational
+    /// Per row, how far its constant may move beyond `ε·S` for the backend's declared
+    /// rounding: `unit·Σ_j|a_rj|`; empty when the backend declares none.
+    let rounding: [Rational]
 
-    init(system: ConstraintSystem, rows lowered: LinearSystem<Rational>, epsilon: Rational) {
+    /// `roundingUnit`: the unit the backend rounds its values to (nil or 0: none).
+    init(system: ConstraintSystem, rows lowered: LinearSystem<Rational>, epsilon: Rational, roundingUnit: Double? = nil) {
         rows = lowered.rows
         levelCount = lowered.levels.count
         variableCount = lowered.variableCount
         scale = Self.scale(of: system, rows: lowered)
         self.epsilon = epsilon
+        if let roundingUnit, roundingUnit > 0, let unit = Rational(exactly: roundingUnit) {
+            rounding = lowered.rows.map { row in row.terms.reduce(Rational.zero) { $0 + $1.coefficient.magnitude } * unit }
+        } else {
+            rounding = []
+        }
     }
 
     init(copying other: PerturbedSystem, epsilon: Rational) {
@@ -32,6 +46,12 @@ struct PerturbedSystem {
         variableCount = other.variableCount
         scale = other.scale
         self.epsilon = epsilon
+        rounding = other.rounding
+    }
+
+    /// How far row r's constant may move: `ε·S`, plus the row's rounding allowance.
+    func constantReach(_ r: Int) -> Rational {
+        rounding.isEmpty ? epsilon * scale : epsilon * scale + rounding[r]
     }
 
     /// S, exactly (``Tolerance/scale(of:rows:)`` in rationals).
@@ -51,23 +71,25 @@ struct PerturbedSystem {
     func residual(_ r: Int, at x: [Rational]) -> Rational { rows[r].value(at: x) }
 
     /// How far the perturbations can move row r's value at x: `ε(Σ|a_rj x_j| + S)` (the
-    /// Oettli–Prager bound: coefficient changes act on the value through `x`).
+    /// Oettli–Prager bound: coefficient changes act on the value through `x`), plus the
+    /// row's rounding allowance.
     func reach(_ r: Int, at x: [Rational]) -> Rational {
-        var sum = scale
+        var sum = Rational.zero
         for term in rows[r].terms { sum += (term.coefficient * x[term.variable]).magnitude }
-        return epsilon * sum
+        return epsilon * sum + constantReach(r)
     }
 
-    /// The relative perturbation row r needs at x to hold: its violation over
-    /// `Σ|a_rj x_j| + S` (zero when it holds).
+    /// The relative perturbation row r needs at x to hold: its violation (less the row's
+    /// rounding allowance) over `Σ|a_rj x_j| + S` (zero when it holds).
     func neededPerturbation(_ r: Int, at x: [Rational]) -> Rational {
         let d = residual(r, at: x)
-        let violation: Rational
+        var violation: Rational
         switch rows[r].relation {
         case .equal: violation = d.magnitude
         case .lessThanOrEqual: violation = d.sign > 0 ? d : .zero
         case .greaterThanOrEqual: violation = d.sign < 0 ? -d : .zero
         }
+        if !rounding.isEmpty { violation = violation > rounding[r] ? violation - rounding[r] : .zero }
         if violation.isZero { return .zero }
         var sum = scale
         for term in rows[r].terms { sum += (term.coefficient * x[term.variable]).magnitude }

@@ -67,7 +67,8 @@ struct SemanticsJudge: Sendable {
                 .filter { $0.kind != .infeasiblePoint }
         case .weighted(let mapping):
             findings += judgeWeighted(system, s, point: point, mine: mine, lexicographic: lexicographic, mapping: mapping,
-                                      rows: rows, bound: bound, judge: judge, reference: ref, backend: backend)
+                                      rows: rows, bound: bound, judge: judge, reference: ref, backend: backend,
+                                      rounds: capabilities.roundingUnit != nil)
         }
         if reports.ambiguity, findings.isEmpty, s.ambiguous != ref.ambiguous {
             findings.append(Finding(
@@ -141,7 +142,7 @@ struct SemanticsJudge: Sendable {
     func judgeWeighted(
         _ system: ConstraintSystem, _ s: Solution, point: [Rational], mine: [Rational], lexicographic: [Rational],
         mapping: BackendCapabilities.WeightMapping, rows: LinearSystem<Rational>, bound: Double, judge: PointJudge,
-        reference ref: Solution, backend: String
+        reference ref: Solution, backend: String, rounds: Bool = false
     ) -> [Finding] {
         let referenceName = comparator.reference.name
         let weights = Self.weights(mapping, levels: rows.levels)
@@ -182,7 +183,22 @@ struct SemanticsJudge: Sendable {
             }
         }
         // On the lexicographic optimal face: the determined unknowns are the reference's.
-        return judge.check(s, backend: backend, against: ref, referenceName: referenceName)
+        let mismatches = judge.check(s, backend: backend, against: ref, referenceName: referenceName)
             .filter { $0.kind == .determinedMismatch }
+        // A rounding solver's level errors are compared with a pixel's allowance per row, which
+        // can hide a trade of a few pixels between levels (a label 5 px narrower than its
+        // compression resistance asks). Both the lexicographic optimum's weighted objective and
+        // the weighted optimum are exact: when the first is larger, the weights themselves move
+        // the values, and the difference is the solver's declared semantics.
+        let lexicographicValue = zip(weights, lexicographic).reduce(Rational.zero) { $0 + $1.0 * $1.1 }
+        if rounds, !mismatches.isEmpty, lexicographicValue > best {
+            return mismatches.map { finding in
+                var finding = finding
+                finding.verdict = .semantics
+                finding.verdictNote = "weighted priorities (\(mapping.description)) move determined values: the lexicographic optimum's weighted objective \(lexicographicValue.doubleValue) exceeds the weighted optimum \(best.doubleValue)"
+                return finding
+            }
+        }
+        return mismatches
     }
 }

@@ -138,7 +138,10 @@ extension FuzzCampaign {
             let identity = MetamorphicOracle.Transformed(
                 oracle: .renameItems, system: system, originalIndex: system.constraints.indices.map { Optional($0) },
                 frames: .identical, description: Self.fromScratchTransform)
-            guard let difference = identity.violation(original: system, answer.solution, transformed: alone.solution, tolerance: tolerance)
+            let undetermined: [Unknown]
+            if case .success(let exact) = reference.result { undetermined = exact.solution.ambiguous } else { undetermined = [] }
+            guard let difference = identity.violation(original: system, answer.solution, transformed: alone.solution, tolerance: tolerance,
+                                                      undetermined: Set(undetermined))
             else { return nil }
             var finding = Finding(kind: .metamorphicViolation, backends: [backend.name],
                                   detail: "along the sequence vs the pass alone: \(difference)", oracle: Self.fromScratchOracle)

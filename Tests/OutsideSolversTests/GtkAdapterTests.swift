@@ -237,7 +237,7 @@ struct GtkReproducerTests {
 
     /// The hand-reduced reproducers of GTK 4.8.3's findings (scripts/solvers/gtk/reproducers/)
     /// build against GTK alone and show their bug there.
-    @Test(arguments: ["remove-optional-constraint", "readd-optional-constraint"])
+    @Test(arguments: ["remove-optional-constraint", "readd-optional-constraint", "near-zero-coefficient"])
     func theHandReducedReproducersShowTheirBug(_ name: String) throws {
         guard case .success(let hello) = Solvers.backend("gtk").hello(), hello.version == "4.8.3" else { return }
         let source = Repository.root.appendingPathComponent("scripts/solvers/gtk/reproducers/\(name).c").path
