@@ -2,20 +2,26 @@
 # Coverage-guided fuzzing with libFuzzer (docs/fuzzing.md, "Coverage-guided fuzzing").
 #
 #   scripts/fuzz-guided.sh --time SECONDS --out DIR [--jobs N] [--mutator mixed|structural|bytes]
-#                          [--corpus DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong]
+#                          [--corpus DIR] [--keep DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong]
 #
 # Builds the harness when needed (LAYOUTBENCH_FUZZ=1 adds it to the package; its own scratch
 # path .build-fuzz, every module compiled with -sanitize=fuzzer, plus address with --asan),
 # writes the seed corpus (`layoutbench guided seeds`: the generator's families and Corpora/)
 # on the first run, fuzzes for SECONDS (fork mode, N jobs), then turns every crash
 # artefact into an ordinary finding: DIR/findings/*.layout reduced, DIR/report.json in the
-# fuzz report schema (`layoutbench guided findings`). The corpus (DIR/corpus by default)
-# grows across runs: keep it in a CI cache or on shared storage to resume.
+# fuzz report schema (`layoutbench guided findings`).
+# What carries over between runs: Corpora/guided (committed: minimised inputs that reach
+# code the seeds do not, read as seeds on every run; a clean clone has them) and the corpus
+# libFuzzer grows (--corpus DIR; default $LAYOUTBENCH_GUIDED_CORPUS, else
+# .build-fuzz/guided-corpus, a cache directory reused when present: cache it in CI, put it on
+# shared storage on Slurm). --keep DIR (e.g. Corpora/guided) merges the run's new coverage into
+# DIR afterwards (libFuzzer -set_cover_merge=1 on edges against the seeds, inputs up to 1 KiB)
+# for committing.
 # Exit status: 0 no wrong finding, 1 wrong findings (0 with --no-fail-on-wrong), 2 usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-time_limit="" out="" jobs=1 mutator=mixed corpus="" fault="" sanitizers=fuzzer fail_on_wrong=1
+time_limit="" out="" jobs=1 mutator=mixed corpus="" keep="" fault="" sanitizers=fuzzer fail_on_wrong=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) time_limit="$2"; shift 2 ;;
@@ -23,6 +29,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --mutator) mutator="$2"; shift 2 ;;
     --corpus) corpus="$2"; shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
     --planted-fault) fault="$2"; shift 2 ;;
     --asan) sanitizers=fuzzer,address; shift ;;
     --no-fail-on-wrong) fail_on_wrong=0; shift ;;
@@ -30,7 +37,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if ! [[ "$time_limit" =~ ^[0-9]+$ ]] || [ -z "$out" ] || ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: scripts/fuzz-guided.sh --time SECONDS --out DIR [--jobs N] [--mutator mixed|structural|bytes] [--corpus DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong]" >&2
+  echo "usage: scripts/fuzz-guided.sh --time SECONDS --out DIR [--jobs N] [--mutator mixed|structural|bytes] [--corpus DIR] [--keep DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong]" >&2
   exit 2
 fi
 case "$mutator" in mixed|structural|bytes) ;; *) echo "fuzz-guided.sh: --mutator mixed|structural|bytes" >&2; exit 2 ;; esac
@@ -46,13 +53,17 @@ LAYOUTBENCH_FUZZ=1 nice -n 10 swift build --scratch-path "$scratch" --product gu
 harness="$scratch/debug/guided-fuzzer"
 
 mkdir -p "$out/artefacts"
-corpus="${corpus:-$out/corpus}"
+corpus="${corpus:-${LAYOUTBENCH_GUIDED_CORPUS:-.build-fuzz/guided-corpus}}"
 mkdir -p "$corpus"
+echo "fuzz-guided: corpus $corpus ($(find "$corpus" -type f | wc -l) inputs from earlier runs)" >&2
 seeds="$out/seeds"
 if [ ! -d "$seeds" ]; then
   "$layoutbench" guided seeds --out "$seeds.tmp" Corpora/seeds Corpora/regressions >&2
   mv "$seeds.tmp" "$seeds"
 fi
+# The committed minimised corpus: read as seeds (libFuzzer adds new inputs to $corpus only).
+kept=Corpora/guided
+mkdir -p "$kept"
 
 args=(-max_total_time="$time_limit" -max_len=4096 -timeout=60 -rss_limit_mb=4096
       -artifact_prefix="$out/artefacts/" -print_final_stats=1)
@@ -63,9 +74,26 @@ start=$(date +%s)
 status=0
 # The Swift runtime's backtracer would take the abort before libFuzzer saves the input.
 SWIFT_BACKTRACE=enable=no LAYOUTBENCH_GUIDED_MUTATOR="$mutator" LAYOUTBENCH_PLANTED_FAULT="$fault" \
-  "$harness" "${args[@]}" "$corpus" "$seeds" 2> "$out/libfuzzer.log" || status=$?
+  "$harness" "${args[@]}" "$corpus" "$seeds" "$kept" 2> "$out/libfuzzer.log" || status=$?
 echo "fuzz-guided: libFuzzer exited $status after $(( $(date +%s) - start )) s ($out/libfuzzer.log)" >&2
 grep -E "^stat::|^#[0-9]+ +DONE" "$out/libfuzzer.log" >&2 || true
+
+if [ -n "$keep" ]; then
+  # The seeds go in first so that only what reaches beyond them is kept; then they go again.
+  mkdir -p "$keep" "$out/keep-merge"
+  cp "$seeds"/* "$out/keep-merge/"
+  cp "$keep"/* "$out/keep-merge/" 2>/dev/null || true
+  before=$(find "$out/keep-merge" -type f | wc -l)
+  small=$(mktemp -d)
+  find "$corpus" -type f -size -1025c -exec cp {} "$small/" \;
+  # A set cover of new edges (not hit counts): tens of inputs rather than hundreds.
+  SWIFT_BACKTRACE=enable=no LAYOUTBENCH_GUIDED_NO_ABORT=1 "$harness" -set_cover_merge=1 -use_counters=0 -timeout=60 -rss_limit_mb=4096 \
+    "$out/keep-merge" "$small" > "$out/keep-merge.log" 2>&1 || true
+  rm -rf "$small"
+  find "$out/keep-merge" -name 'seed-*' -delete
+  cp -n "$out/keep-merge"/* "$keep/" 2>/dev/null || true
+  echo "fuzz-guided: $(( $(find "$out/keep-merge" -type f | wc -l) )) inputs reach beyond the seeds; $keep holds $(find "$keep" -type f | wc -l) (was $(( before - $(find "$seeds" -type f | wc -l) )))" >&2
+fi
 
 artefacts=()
 for f in "$out"/artefacts/crash-* "$out"/artefacts/timeout-* "$out"/artefacts/oom-*; do

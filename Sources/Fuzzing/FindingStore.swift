@@ -73,7 +73,14 @@ public struct FindingStore: Sendable {
         lines.append("# case \(spec.index): family \(spec.family), size \(spec.size), seed \(spec.seed)")
         if let base = spec.base {
             // An update sequence: the sequence family's steps on a system of the base family.
-            lines.append("# sequence: \(spec.family) on \(base), size \(spec.size), \(spec.steps ?? 0) steps asked, seed \(spec.seed) (generateSequence)")
+            if spec.family == "guided" {
+                lines.append("# update sequence from the coverage-guided fuzzer, judged along it: the seed is the FNV-1a hash of its input (scripts/fuzz-guided.sh)")
+            } else {
+                lines.append("# sequence: \(spec.family) on \(base), size \(spec.size), \(spec.steps ?? 0) steps asked, seed \(spec.seed) (generateSequence)")
+            }
+            if spec.family.hasPrefix("seed-updates:") {
+                lines.append("# regenerate: layoutbench generate --seeds SEEDS_DIR --family \(spec.family) --size \(spec.size) --seed \(spec.seed) --steps \(spec.steps ?? 0)")
+            }
             if let at = f.wherePhrase { lines.append("# first wrong: \(at) of the case" + (report.reproPass.map { "; pass \($0) of this repro" } ?? "")) }
             lines.append("# original: \(report.originalSteps ?? 0) steps, \(report.originalViews) views, \(report.originalConstraints) constraints; reduced: \(report.reducedSteps ?? 0) steps in \(report.reducedPasses ?? 1) passes, \(report.reducedViews) views, \(report.reducedConstraints) constraints")
         } else {

@@ -36,6 +36,9 @@ public struct FuzzCampaign: Sendable {
         /// Sequence families (spec §7): when not empty, every case is an update sequence of
         /// one of them on a system of one of ``families`` (``SequenceCases``), not a system.
         public var sequenceFamilies: [SequenceFamily] = []
+        /// With ``sequenceFamilies``: even case indices stay systems (judged with the
+        /// oracles and reference checks), odd ones are update sequences (`fuzz --seeds`).
+        public var alternatesSystemCases = false
         /// A sequence case's step count is drawn uniformly from 1 through this.
         public var maxSteps: Int = 16
 
@@ -113,7 +116,9 @@ public struct FuzzCampaign: Sendable {
     /// index only (``SeededGenerator/caseSeed(campaign:index:)``).
     public func caseSpec(_ index: UInt64) -> CaseSpec {
         let seed = SeededGenerator.caseSeed(campaign: configuration.seed, index: index)
-        if !configuration.sequenceFamilies.isEmpty { return sequenceCaseSpec(index, seed: seed) }
+        if !configuration.sequenceFamilies.isEmpty && !(configuration.alternatesSystemCases && index % 2 == 0) {
+            return sequenceCaseSpec(index, seed: seed)
+        }
         var choice = SeededGenerator(seed: SplitMix64.mix(seed ^ 0x5eed_f00d))
         let family = configuration.families[choice.index(below: configuration.families.count)]
         let size = choice.int(in: configuration.sizes)

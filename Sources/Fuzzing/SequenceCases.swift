@@ -20,7 +20,7 @@ extension FuzzCampaign {
     /// backend's answer to the pass's system alone.
     public static let fromScratchOracle = "from-scratch"
 
-    static let fromScratchTransform = "the pass's system solved alone, from scratch, by the same backend"
+    public static let fromScratchTransform = "the pass's system solved alone, from scratch, by the same backend"
 
     /// A sequence case: the sequence family, the base family, the size and the step count come
     /// from the case seed alone.

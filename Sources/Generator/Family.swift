@@ -58,7 +58,10 @@ public struct GeneratedCase: Sendable, Hashable {
 
     /// The file name `--out` uses: `FAMILY-nSIZE-sSEED.layout` (a seed family's path, with
     /// its `/`, `:` and `#`, flattened to one name).
-    public var fileName: String {
+    public var fileName: String { Self.fileName(family: family, size: size, seed: seed) }
+
+    /// `FAMILY-nSIZE-sSEED.layout`, the family's `/`, `:` and `#` flattened to `_`.
+    public static func fileName(family: String, size: Int, seed: UInt64) -> String {
         let name = String(family.map { "/:#".contains($0) ? "_" : $0 })
         return "\(name)-n\(size)-s\(seed).layout"
     }

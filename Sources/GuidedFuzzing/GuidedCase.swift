@@ -77,8 +77,7 @@ enum CompatibleAttributes {
     static func of(_ attribute: Attribute) -> [Attribute] { table[attribute] ?? [attribute] }
 }
 
-/// The kinds of update step the byte form spells (adding views and constraints between
-/// passes is left to the initial system).
+/// The kinds of update step the byte form spells: every step of spec §7.
 enum StepKind: UInt8, CaseIterable {
-    case setConstant, setPriority, setRootSize, removeConstraint, setIntrinsic
+    case setConstant, setPriority, setRootSize, removeConstraint, setIntrinsic, addView, addConstraint, removeView
 }

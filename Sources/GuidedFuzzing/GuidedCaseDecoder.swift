@@ -23,9 +23,11 @@ import LayoutModel
 ///   constant and the priority. A position attribute with no second item is related to
 ///   the same attribute of its item's parent (V2);
 /// - a count of update passes (modulo 4); per pass a count of steps (modulo 5); per step
-///   its kind (modulo 5: set a constant, set a priority, set the root's size, remove a
-///   constraint, set a view's intrinsic size) and its operands. A step the replay rejects
-///   (a required priority made optional, say) is left out.
+///   its kind (modulo 8: set a constant, set a priority, set the root's size, remove a
+///   constraint — these three name a constraint by its place in ``ConstraintOrder`` —, set a view's intrinsic size, add a view — its parent and then as a view
+///   above, named `v<N>` after every view declared so far —, add a constraint — as a
+///   constraint above —, remove a view) and its operands. A step the replay rejects (a
+///   required priority made optional, say) is left out.
 struct GuidedCaseDecoder {
     private let bytes: [UInt8]
     private var position = 0
@@ -79,10 +81,11 @@ struct GuidedCaseDecoder {
         return decoder.constraint(items: items)
     }
 
-    /// An update step read from `bytes` alone (the mutator's random step).
-    static func step(from bytes: [UInt8], in system: ConstraintSystem) -> UpdateStep.Action? {
+    /// An update step read from `bytes` alone (the mutator's random step); a view it adds is
+    /// named `v<viewsDeclared + 1>`.
+    static func step(from bytes: [UInt8], in system: ConstraintSystem, viewsDeclared: Int) -> UpdateStep.Action? {
         var decoder = GuidedCaseDecoder(bytes)
-        return decoder.step(in: system)
+        return decoder.step(in: system, viewsDeclared: viewsDeclared)
     }
 
     mutating func decode() -> GuidedCase {
@@ -111,14 +114,18 @@ struct GuidedCaseDecoder {
     }
 
     private mutating func view(_ k: Int) -> Item {
-        let parent = index(below: k)
+        view(named: DecodedNames.view(k), parent: index(below: k))
+    }
+
+    /// A view's flags and flagged numbers (what follows its parent).
+    private mutating func view(named name: String, parent: ItemIndex) -> Item {
         let flags = byte()
         let width = flags & 0x01 != 0 ? number(.size) : nil
         let height = flags & 0x02 != 0 ? number(.size) : nil
         let baselines = flags & 0x04 != 0 ? Baselines(first: number(.size), last: number(.size)) : nil
         let margins = flags & 0x08 != 0 ? margins() : .standard
         var item = Item(
-            name: DecodedNames.view(k), parent: parent, intrinsic: AxisPair(horizontal: width, vertical: height),
+            name: name, parent: parent, intrinsic: AxisPair(horizontal: width, vertical: height),
             baselines: baselines, margins: margins)
         if flags & 0x10 != 0 {
             item.hugging = AxisPair(horizontal: Priority(number(.priority)), vertical: Priority(number(.priority)))
@@ -151,19 +158,20 @@ struct GuidedCaseDecoder {
         guard var passes = PassBuilder(initial: system) else { return UpdateSequence(system) }
         for pass in 0..<(Int(byte()) % GuidedLimits.updatePasses) {
             for _ in 0..<(Int(byte()) % GuidedLimits.stepsPerPass) {
-                if let action = step(in: passes.current) { passes.apply(action, inPass: pass) }
+                if let action = step(in: passes.current, viewsDeclared: passes.viewsDeclared) { passes.apply(action, inPass: pass) }
             }
         }
         return passes.sequence
     }
 
     /// Reads one step's kind and operands; nil when it names something that is not there.
-    mutating func step(in system: ConstraintSystem) -> UpdateStep.Action? {
+    mutating func step(in system: ConstraintSystem, viewsDeclared: Int) -> UpdateStep.Action? {
         let kind = StepKind.allCases[Int(byte()) % StepKind.allCases.count]
         switch kind {
         case .setConstant, .setPriority, .removeConstraint:
-            guard !system.constraints.isEmpty else { return nil }
-            let name = system.constraintName(index(below: system.constraints.count))
+            let order = ConstraintOrder.stepOperands(system)
+            guard !order.isEmpty else { return nil }
+            let name = system.constraintName(order[index(below: order.count)])
             switch kind {
             case .setConstant: return .setConstant(constraint: name, constant: number(.constant))
             case .setPriority: return .setPriority(constraint: name, priority: Priority(number(.priority)))
@@ -178,6 +186,15 @@ struct GuidedCaseDecoder {
             let width = flags & 0x01 != 0 ? number(.size) : nil
             let height = flags & 0x02 != 0 ? number(.size) : nil
             return .setIntrinsic(item: system.items[view].name, intrinsic: AxisPair(horizontal: width, vertical: height))
+        case .addView:
+            let parent = index(below: system.items.count)
+            let item = view(named: DecodedNames.view(viewsDeclared + 1), parent: parent)
+            return .addView(NewView(item, parentName: parent == 0 ? nil : system.items[parent].name))
+        case .addConstraint:
+            return .addConstraint(NewConstraint(constraint(items: system.items), in: system))
+        case .removeView:
+            guard system.items.count > 1 else { return nil }
+            return .removeView(system.items[1 + index(below: system.items.count - 1)].name)
         }
     }
 }
@@ -192,9 +209,14 @@ struct PassBuilder {
     init?(initial: ConstraintSystem) {
         guard let builder = try? UpdateSequence.Builder(initial: initial) else { return nil }
         self.builder = builder
+        viewsDeclared = initial.viewCount
     }
 
     var current: ConstraintSystem { builder.current }
+
+    /// Views declared so far, removed ones included: the next added view is `v<this + 1>`,
+    /// a name never used before.
+    private(set) var viewsDeclared: Int
 
     var sequence: UpdateSequence { builder.sequence }
 
@@ -205,5 +227,17 @@ struct PassBuilder {
         guard (try? trial.apply(action)) != nil else { return }
         builder = trial
         pass = max(target, pass)
+        if case .addView = action { viewsDeclared += 1 }
+    }
+}
+
+/// The order in which update steps name constraints: the intrinsic ones first, then the
+/// others, each in the system's order. A decoded system has its views' intrinsic constraints
+/// right after the views, where the original may have them anywhere; in this order the two
+/// agree, so a step written against the original names the same constraint when read.
+enum ConstraintOrder {
+    static func stepOperands(_ system: ConstraintSystem) -> [Int] {
+        let intrinsic = system.constraints.indices.filter { system.constraints[$0].origin == .intrinsic }
+        return intrinsic + system.constraints.indices.filter { system.constraints[$0].origin != .intrinsic }
     }
 }

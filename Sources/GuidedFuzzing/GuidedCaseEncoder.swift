@@ -7,9 +7,11 @@ import LayoutModel
 /// normalisations, after which the round trip is exact: items are renamed `root`, `v1`, …
 /// and constraint IDs dropped; intrinsic constraints are left to their views (which
 /// rebuild them right after the views, before the other constraints); numbers keep at
-/// most 31 significant digits; update steps that add views or constraints are left out
-/// (with the steps that need what they added); the oracle `scale-required`'s row factors
-/// are not part of a system's form.
+/// most 31 significant digits; views added by update steps are named `v<N>` after every
+/// view declared before them, and added constraints lose their IDs too; the oracle
+/// `scale-required`'s row factors are not part of a system's form. Every step of spec §7 has
+/// a spelling; the byte form's limits (three update passes, four steps a pass) and steps
+/// the decoded system no longer admits are what can leave a step out.
 public enum GuidedCaseEncoder {
     public static func encode(_ guided: GuidedCase) -> [UInt8] {
         var writer = ByteWriter()
@@ -65,8 +67,9 @@ public enum GuidedCaseEncoder {
     private static func step(_ action: UpdateStep.Action, in system: ConstraintSystem) -> (StepKind, [UInt8])? {
         var w = ByteWriter()
         func constraint(_ name: String) -> Bool {
-            guard let index = system.constraints.indices.first(where: { system.constraintName($0) == name }) else { return false }
-            w.index(index, below: system.constraints.count)
+            let order = ConstraintOrder.stepOperands(system)
+            guard let ordinal = order.firstIndex(where: { system.constraintName($0) == name }) else { return false }
+            w.index(ordinal, below: order.count)
             return true
         }
         switch action {
@@ -92,8 +95,29 @@ public enum GuidedCaseEncoder {
             if let width = intrinsic.horizontal { w.number(width, .size) }
             if let height = intrinsic.vertical { w.number(height, .size) }
             return (.setIntrinsic, w.bytes)
-        case .removeView, .addView, .addConstraint:
-            return nil
+        case .addView(let view):
+            let parent = view.parent.flatMap { system.itemIndex(named: $0) } ?? 0
+            guard view.parent == nil || parent > 0 else { return nil }
+            w.index(parent, below: system.items.count)
+            w.viewBody(view.item(parent: parent))
+            return (.addView, w.bytes)
+        case .addConstraint(let new):
+            func reference(_ named: NamedAttribute) -> AttributeReference? {
+                system.itemIndex(named: named.item).map { AttributeReference(item: $0, attribute: named.attribute) }
+            }
+            guard let first = reference(new.first) else { return nil }
+            var second: AttributeReference?
+            if let named = new.second {
+                guard let resolved = reference(named) else { return nil }
+                second = resolved
+            }
+            w.constraint(Constraint(first: first, relation: new.relation, multiplier: new.multiplier, second: second,
+                                    constant: new.constant, priority: new.priority), itemCount: system.items.count)
+            return (.addConstraint, w.bytes)
+        case .removeView(let name):
+            guard system.items.count > 1, let item = system.itemIndex(named: name), item > 0 else { return nil }
+            w.index(item - 1, below: system.items.count - 1)
+            return (.removeView, w.bytes)
         }
     }
 }
@@ -143,6 +167,11 @@ struct ByteWriter {
 
     mutating func view(_ item: Item, at k: Int) {
         index(item.parent ?? 0, below: k)
+        viewBody(item)
+    }
+
+    /// A view's flags and flagged numbers (what follows its parent).
+    mutating func viewBody(_ item: Item) {
         let customPriorities = item.hugging != AxisPair(horizontal: .low, vertical: .low)
             || item.resistance != AxisPair(horizontal: .high, vertical: .high)
         let flags: UInt8 = (item.intrinsic.horizontal != nil ? 0x01 : 0) | (item.intrinsic.vertical != nil ? 0x02 : 0)

@@ -9,7 +9,9 @@ import LayoutModel
 /// Judges a decoded case the way `layoutbench fuzz` judges a generated one — every pass of
 /// its sequence solved from scratch by every in-process backend (exact, float, Gaussian),
 /// compared with the exact reference, the reference's certificate checked, the case's
-/// oracle applied — and says whether the fuzzer must stop: only on a `wrong` finding
+/// oracle applied; and a case of several passes also as `fuzz --sequences` judges one, every
+/// backend answering along the sequence through its sequence API (float incrementally) —
+/// and says whether the fuzzer must stop: only on a `wrong` finding
 /// (a failed certificate check is one, against `exact`). Budget findings do not stop it:
 /// on an instrumented build they measure the instrumentation, and libFuzzer's own
 /// `-timeout` catches a hang.
@@ -31,6 +33,9 @@ public struct GuidedJudge: Sendable {
         public var pass: Int
         public var system: ConstraintSystem
         public var occurrence: FuzzCampaign.Occurrence
+        /// Set for a finding along the sequence (a backend's sequence path, or the
+        /// `from-scratch` oracle): the whole sequence, reduced as a sequence.
+        public var sequence: UpdateSequence?
     }
 
     /// The seed findings of a case record: the FNV-1a hash of its bytes, so that a finding
@@ -42,10 +47,23 @@ public struct GuidedJudge: Sendable {
     /// Every finding on every pass.
     public func findings(_ guided: GuidedCase, seed: UInt64) -> [PassFinding] {
         var found: [PassFinding] = []
+        var systems: [ConstraintSystem] = []
         guided.sequence.forEachPass { pass, system in
+            systems.append(system)
             for occurrence in campaign.judge(given: system, oracle: guided.oracle, seed: seed, redecide: guided.redecide) {
                 found.append(PassFinding(pass: pass, system: system, occurrence: occurrence))
             }
+        }
+        guard guided.sequence.passCount > 1 else { return found }
+        // Along the sequence: what each pass's fresh solve above cannot show, an incremental
+        // path that drifts from it.
+        let seen = Set(found.map(\.occurrence.finding.signature))
+        for finding in campaign.judge(givenSequence: guided.sequence, seed: seed) where !seen.contains(finding.signature) {
+            let pass = min(max((finding.pass ?? 1) - 1, 0), systems.count - 1)
+            found.append(PassFinding(
+                pass: pass, system: systems[pass],
+                occurrence: FuzzCampaign.Occurrence(finding: finding, transform: finding.oracle == nil ? nil : FuzzCampaign.fromScratchTransform),
+                sequence: guided.sequence))
         }
         return found
     }
@@ -62,6 +80,11 @@ public struct GuidedJudge: Sendable {
 
     /// The finding reduced and packed as `layoutbench fuzz` stores its own (`FindingStore`).
     public func report(_ found: PassFinding, caseIndex: UInt64, seed: UInt64, oracle: MetamorphicOracle?) -> FuzzCampaign.Report {
+        if let sequence = found.sequence {
+            let spec = FuzzCampaign.CaseSpec.given(
+                index: caseIndex, family: Self.family, size: sequence.initial.viewCount, seed: seed, steps: sequence.stepCount)
+            return campaign.report(found.occurrence.finding, sequence: sequence, spec: spec)
+        }
         let spec = FuzzCampaign.CaseSpec.given(
             index: caseIndex, family: Self.family, size: found.system.viewCount, seed: seed, oracle: oracle)
         return campaign.report(found.occurrence.finding, transform: found.occurrence.transform, system: found.system, spec: spec)

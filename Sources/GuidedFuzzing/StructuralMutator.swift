@@ -116,7 +116,11 @@ public struct StructuralMutator: Sendable {
             while updates.count <= pass { updates.append([]) }
             let before = Self.sequence(initial: guided.sequence.initial, updates: Array(updates.prefix(pass)))
             let current = before.system(atPass: before.passCount - 1)
-            if updates[pass].count < GuidedLimits.stepsPerPass - 1, let action = GuidedCaseDecoder.step(from: bytes, in: current) {
+            let declared = before.initial.viewCount + before.updates.joined().filter {
+                if case .addView = $0.action { return true } else { return false }
+            }.count
+            if updates[pass].count < GuidedLimits.stepsPerPass - 1,
+               let action = GuidedCaseDecoder.step(from: bytes, in: current, viewsDeclared: declared) {
                 updates[pass].insert(UpdateStep(action), at: random.int(in: 0...updates[pass].count))
             }
         case .changeOracle:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BackendContract
+import ExactSimplex
 import Foundation
 import Fuzzing
 import OutsideSolvers
@@ -29,11 +30,15 @@ struct BenchCommand: ParsableCommand {
             --suite apps benchmarks the layouts of real apps instead: every layout root of the \
             .xib and .storyboard files under --corpus (default ../shared/corpora/xib), imported as \
             `layoutbench import ib` does (roots the importer skips are counted and left out). \
-            There is one row per app (family app:NAME, the first folder under the corpus; size = \
-            its layouts, views and constraints summed) and one over all of them (apps-total); each \
-            solve of each layout is one sample of its row, so p50 is the median layout's solve \
-            time. A row whose layouts end in different statuses says `mixed`, with the counts in \
-            its note.
+            There is one row per screen (family app:APP/FILE#ROOT: a layout root of a file), one \
+            per app (family app:NAME, the first folder under the corpus; size = its layouts, views \
+            and constraints summed) and one over all of them (apps-total); each solve of each \
+            layout is one sample of its row, so an app's p50 is its median layout's solve time. A \
+            row whose layouts end in different statuses says `mixed`, with the counts in its note. \
+            Every row also says what the exact backend (the reference) finds: whether the screen is \
+            ambiguous (which views), and whether its frames, rounded as Xcode rounds them, agree \
+            with the frames Xcode stored (not compared where Xcode marks a view misplaced or \
+            ambiguous, or the file is stale); app and total rows count them.
 
             --suite sequences benchmarks update sequences (spec §7): for each of the generator's \
             sequence families (as `bench-incremental --sequences` builds them, on the form \
@@ -101,7 +106,10 @@ struct BenchCommand: ParsableCommand {
         if self.suite == "apps" {
             let folder = corpus ?? SharedCorpus.path("xib")
             do {
-                apps = try AppSuite.load(corpus: folder, quick: quick)
+                let exact = ExactSimplexBackend()
+                apps = try AppSuite.load(corpus: folder, quick: quick, reference: AppSuite.Reference(name: exact.name) { system in
+                    (try? exact.solve(system, budget: Budget(wallTime: .seconds(60))))?.solution
+                })
             } catch {
                 printError("\(error)")
                 throw ExitStatus.invalidInput

@@ -51,10 +51,15 @@ struct FuzzCommand: ParsableCommand {
             ib` does), is a family `seed:PATH` (`seed:PATH#ROOTID`) whose cases are that layout \
             mutated — constants perturbed, priorities changed, constraints dropped or duplicated, \
             intrinsic sizes changed — always into a valid system; the case's seed is the \
-            mutation's. Files that cannot be read are listed with their positions and left out. \
+            mutation's. A .layout seed with several passes (`layout` lines) keeps them. Every \
+            other case is an update sequence instead (among --sequences' cases when that is \
+            given): family `seed-updates:PATH` on base `seed:PATH`, the seed mutated, its own \
+            passes, then up to --max-steps update steps of every kind (set constant, intrinsic, \
+            priority, root; remove; add view and constraint), judged pass by pass as --sequences \
+            does. Files that cannot be read are listed with their positions and left out. \
             With --seeds the campaign's families are the seeds alone, unless --families names \
             generated ones too. `layoutbench generate --seeds DIR --family seed:PATH --seed S` \
-            regenerates a case. See docs/fuzzing.md.
+            regenerates a case (add --steps N for a seed-updates:PATH case). See docs/fuzzing.md.
             """)
 
     @Option(help: "The campaign seed.")
@@ -168,8 +173,9 @@ struct FuzzCommand: ParsableCommand {
             budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
         if let sequences {
             spec.sequenceFamilies = try SequenceFamilySelection.parse(sequences).map(\.name)
-            spec.maxSteps = maxSteps
         }
+        if sequences != nil || seedFolder != nil { spec.maxSteps = maxSteps }
+        if seedFolder != nil { spec.seedSequences = true }
         // Workers load the seeds themselves: by an absolute path, checked by its digest.
         spec.seeds = seedFolder.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path }
         spec.seedsDigest = seedFolder?.digest

@@ -22,6 +22,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "The seeds folder of a `fuzz --seeds` campaign, for a seed:PATH family (a mutation of that layout).")
     var seeds: String?
 
+    @Option(name: .long, help: "For a seed-updates:PATH family (with --seeds): the update steps asked, as the finding's header says.")
+    var steps: Int = 16
+
     @Option(name: .long, help: "About how many views each system has (1 to 1,000,000).")
     var size: Int = 10
 
@@ -48,6 +51,9 @@ struct GenerateCommand: ParsableCommand {
         guard count >= 1 else {
             throw ValidationError("--count must be at least 1")
         }
+        guard (1...10_000).contains(steps) else {
+            throw ValidationError("--steps takes 1 to 10,000")
+        }
         if out == nil && (family == "all" || count > 1) {
             throw ValidationError("--out DIR is needed to write more than one case")
         }
@@ -66,6 +72,7 @@ struct GenerateCommand: ParsableCommand {
             return
         }
         let name = family ?? ""
+        if name.hasPrefix(SequenceFamily.seedUpdatesPrefix) { return try writeSeedSequence(name) }
         let families: [Family]
         if name == "all" {
             families = Families.all
@@ -111,6 +118,39 @@ struct GenerateCommand: ParsableCommand {
                     throw ExitStatus.internalFailure
                 }
             }
+        }
+    }
+}
+
+extension GenerateCommand {
+    /// A `seed-updates:PATH` case of a `fuzz --seeds` campaign: the seed mutated, its own
+    /// passes, then the update steps, as the multi-pass `.layout` text (spec §7).
+    func writeSeedSequence(_ name: String) throws {
+        guard let seeds else {
+            printError("\(name) is a seed family: give the campaign's seeds folder with --seeds DIR")
+            throw ExitStatus.invalidInput
+        }
+        let folder = try SeedSelection.load(seeds)
+        guard let updates = folder.sequenceFamilies.first(where: { $0.name == name }), let baseName = updates.base,
+              let base = folder.families.first(where: { $0.name == baseName }) else {
+            printError("\(seeds) has no seed \(name)")
+            throw ExitStatus.invalidInput
+        }
+        guard let generated = generateSequence(family: updates, base: base, size: size, steps: steps, seed: seed) else {
+            printError("\(baseName): the mutated seed cannot start an update sequence")
+            throw ExitStatus.invalidInput
+        }
+        let text = "# regenerate: layoutbench generate --seeds SEEDS_DIR --family \(name) --size \(size) --seed \(seed) --steps \(steps)\n"
+            + "# \(generated.sequence.passCount) passes, \(generated.sequence.stepCount) steps\n" + generated.sequence.canonicalText
+        guard let out else { return print(text, terminator: "") }
+        let url = URL(fileURLWithPath: out, isDirectory: true)
+            .appendingPathComponent(GeneratedCase.fileName(family: name, size: size, seed: seed))
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        } catch {
+            printError("\(url.path): cannot write the file: \(error.localizedDescription)")
+            throw ExitStatus.internalFailure
         }
     }
 }

@@ -3,8 +3,10 @@ struct BenchAnalysis: Sendable {
     let report: BenchReport
     /// The report's backends in run order, then any backend only the results name, sorted.
     let backends: [String]
-    /// Families, sorted.
+    /// Families, sorted; the apps suite's screens (one layout each) are in ``screens`` instead.
     let families: [String]
+    /// `bench --suite apps`: the screen, app and total rows, one line per family.
+    let screens: AppScreenTable?
     /// Rows per family, in ``BenchOrder``.
     let rowsByFamily: [String: [BenchResult]]
     /// Statuses present: the known ones in order of merit, then others sorted.
@@ -24,10 +26,12 @@ struct BenchAnalysis: Sendable {
         for name in Set(report.results.map(\.backend)).subtracting(seen).sorted() { backends.append(name) }
         self.backends = backends
         let grouped = Dictionary(grouping: report.results, by: \.family)
-        families = grouped.keys.sorted()
+        let screenFamilies = Set(report.results.filter { $0.screen?.screens == 1 }.map(\.family))
+        families = grouped.keys.filter { !screenFamilies.contains($0) }.sorted()
         rowsByFamily = grouped.mapValues { $0.sorted(by: BenchOrder.precedes) }
         let present = Set(report.results.map(\.status))
         statuses = Self.knownStatuses.filter(present.contains) + present.subtracting(Self.knownStatuses).sorted()
+        screens = AppScreenTable(report, backends: backends)
     }
 
     func rows(family: String) -> [BenchResult] { rowsByFamily[family] ?? [] }
@@ -84,5 +88,71 @@ struct BenchAnalysis: Sendable {
             return LogLogPlot.Series(name: backend, color: color(backend: backend), points: points, fit: fit(family: family, backend: backend))
         }.filter { !$0.points.isEmpty }
         return LogLogPlot(title: "\(family) — time vs size (log-log)", series: series)
+    }
+}
+
+/// The apps suite's table: one line per screen (an IB layout root), app and total, in the
+/// report's order (each app's screens, then the app, then the total), with each backend's
+/// median solve time and the reference's facts (ambiguity, agreement with Xcode's frames).
+/// Markdown and HTML render the same cells.
+struct AppScreenTable: Sendable {
+    struct Line: Sendable {
+        var family: String
+        /// An app's or the total row (bold in renderings).
+        var isSummary: Bool
+        var views: Int
+        var constraints: Int
+        /// Per backend of the table: p50, with the status when it is not `optimal`.
+        var times: [String]
+        var ambiguity: String
+        var agreement: String
+    }
+
+    let backends: [String]
+    let lines: [Line]
+    /// The reference backend the facts come from.
+    let reference: String
+
+    init?(_ report: BenchReport, backends: [String]) {
+        var order: [String] = []
+        var rows: [String: [BenchResult]] = [:]
+        for row in report.results where row.screen != nil {
+            if rows[row.family] == nil { order.append(row.family) }
+            rows[row.family, default: []].append(row)
+        }
+        guard let first = order.first, let facts = rows[first]?.first?.screen else { return nil }
+        self.backends = backends
+        reference = facts.reference
+        lines = order.map { family in
+            let familyRows = rows[family] ?? []
+            let facts = familyRows[0].screen!
+            let times = backends.map { backend -> String in
+                guard let row = familyRows.first(where: { $0.backend == backend }) else { return ReportFormat.missing }
+                let time = row.timing.map { ReportFormat.duration(nanoseconds: $0.p50) }
+                if row.status == "optimal" { return time ?? ReportFormat.missing }
+                return row.status + (time.map { " " + $0 } ?? "")
+            }
+            return Line(family: family, isSummary: facts.screens != 1, views: familyRows[0].views,
+                        constraints: familyRows[0].constraints, times: times,
+                        ambiguity: facts.ambiguityText(), agreement: facts.agreementText())
+        }
+    }
+
+    /// The column headings.
+    var headings: [String] {
+        ["screen", "views", "constraints"] + backends.map { "\($0) p50" } + ["ambiguous (\(reference))", "IB frames (\(reference))"]
+    }
+
+    func cells(_ line: Line) -> [String] {
+        [line.family, String(line.views), String(line.constraints)] + line.times + [line.ambiguity, line.agreement]
+    }
+
+    /// One sentence on what the columns mean.
+    var legend: String {
+        "One line per screen (a layout root of an Interface Builder file, `app:APP/FILE#ROOT`), per app and in total. "
+            + "Times are each backend's median solve; the last two columns are what the reference backend (\(reference)) finds: "
+            + "views with an ambiguous unknown, and whether its frames, rounded as the Xcode that saved the file rounds them, "
+            + "equal the frames Xcode stored (docs/interface-builder.md) — not compared where Xcode marks a view misplaced or "
+            + "ambiguous, or where the file is stale. App and total lines count screens."
     }
 }

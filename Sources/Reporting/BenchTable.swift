@@ -27,10 +27,15 @@ public enum BenchTable {
         let sequences = report.results.contains { $0.passes != nil }
         // Sequence passes report no phases: their columns would stay empty.
         let phased = report.results.contains { $0.phases != nil }
+        // The apps suite: the reference's ambiguity and agreement with Xcode's frames.
+        let screens = report.results.contains { $0.screen != nil }
         let header = ["family", "views", "backend", "status", "p50", "p90", "p99", "max", "iterations"]
             + (sequences ? ["passes"] : []) + (outside ? ["overhead p50"] : [])
-            + (phased ? ["parse+lower", "solve", "levels", "ambiguity", "conflict"] : []) + ["noise"]
-        var table = TextTable(header: header, rightAligned: Set(1..<(header.count - 1)).subtracting([2, 3]))
+            + (phased ? ["parse+lower", "solve", "levels", "ambiguity", "conflict"] : [])
+            + (screens ? ["ambiguous", "IB frames"] : []) + ["noise"]
+        // The apps suite's two fact columns are text, as are the first ones and the flag.
+        let textColumns = [2, 3] + (screens ? [header.count - 3, header.count - 2] : [])
+        var table = TextTable(header: header, rightAligned: Set(1..<(header.count - 1)).subtracting(textColumns))
         var flagged = 0
         for r in report.results {
             let t = r.timing
@@ -45,6 +50,9 @@ public enum BenchTable {
                 row += [p.map { time($0.parse + $0.lowering) } ?? "-", p.map { time($0.solve) } ?? "-",
                         p.map { time($0.levels) } ?? "-", p.map { time($0.ambiguity) } ?? "-",
                         p.map { time($0.conflict) } ?? "-"]
+            }
+            if screens {
+                row += [r.screen?.ambiguityText(detailed: false) ?? "-", r.screen?.agreementText(detailed: false) ?? "-"]
             }
             let noise = t.flatMap(Self.noise)
             if noise != nil { flagged += 1 }

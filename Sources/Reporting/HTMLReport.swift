@@ -32,7 +32,8 @@ public enum HTMLReport {
             ("layoutbench", report.machine.toolVersion),
         ]))
 
-        var contents: [(String, String)] = [("summary", "Summary"), ("growth", "Growth exponents")]
+        var contents: [(String, String)] = [("summary", "Summary")] + (analysis.screens == nil ? [] : [("screens", "Screens")])
+            + [("growth", "Growth exponents")]
         if baseline != nil { contents.append(("comparison", "Comparison with the baseline")) }
         for (index, family) in analysis.families.enumerated() { contents.append(("family-\(index)", family)) }
         if case .bench? = baseline { contents.append(("all-rows", "Every compared row")) }
@@ -56,6 +57,27 @@ public enum HTMLReport {
         table += "</tbody></table>"
         page.add(table)
         page.add("</section>")
+
+        if let screens = analysis.screens {
+            page.add("<section id=\"screens\"><h2>Screens</h2>")
+            page.add("<p>\(h(screens.legend))</p>")
+            var out = "<table><thead><tr>" + screens.headings.enumerated().map { index, heading in
+                index == 0 || index >= screens.headings.count - 2 ? "<th class=\"text\">\(h(heading))</th>" : "<th>\(h(heading))</th>"
+            }.joined() + "</tr></thead><tbody>\n"
+            for line in screens.lines {
+                let cells = screens.cells(line)
+                out += line.isSummary ? "<tr class=\"summary\">" : "<tr>"
+                for (index, cell) in cells.enumerated() {
+                    let text = index == 0 || index >= cells.count - 2
+                    let bad = index == cells.count - 1 && cell.hasPrefix("differs")
+                    let cls = [text ? "text" : nil, bad ? "bad" : nil].compactMap { $0 }.joined(separator: " ")
+                    out += "<td\(cls.isEmpty ? "" : " class=\"\(cls)\"")>" + (line.isSummary ? "<strong>\(h(cell))</strong>" : h(cell)) + "</td>"
+                }
+                out += "</tr>\n"
+            }
+            page.add(out + "</tbody></table>")
+            page.add("</section>")
+        }
 
         // Growth exponents, family × backend.
         page.add("<section id=\"growth\"><h2>Growth exponents</h2>")

@@ -47,6 +47,20 @@ public enum MarkdownReport {
         }
         lines.append("")
 
+        if let screens = analysis.screens {
+            lines.append("### Screens")
+            lines.append("")
+            lines.append(screens.legend)
+            lines.append("")
+            lines.append("| " + screens.headings.map(c).joined(separator: " | ") + " |")
+            lines.append("|:--|--:|--:|" + String(repeating: "--:|", count: screens.backends.count) + ":--|:--|")
+            for line in screens.lines {
+                let cells = screens.cells(line).map { line.isSummary ? "**\(c($0))**" : c($0) }
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+            lines.append("")
+        }
+
         lines.append("### Growth exponents")
         lines.append("")
         lines.append("Least-squares slope of log p50 against log size (time ≈ c·n^k).")

@@ -134,6 +134,10 @@ public struct BenchResult: Sendable, Hashable, Codable {
     /// Sequence rows only: the sequence's first pass, the initial system solved before any
     /// update, in nanoseconds (the solver's own time for an outside solver); not a sample.
     public var initialSolve: Double?
+    /// `bench --suite apps` rows only: what the reference backend says of the row's screens
+    /// (ambiguity) and whether its frames agree with the ones Xcode stored. The same in every
+    /// backend's row of a screen: it is a fact of the layout, not of the backend timed.
+    public var screen: AppScreenFacts?
 
     public init(
         family: String, size: Int, seed: UInt64, views: Int, constraints: Int, backend: String, status: String,
@@ -152,6 +156,76 @@ public struct BenchResult: Sendable, Hashable, Codable {
         self.iterations = iterations
         self.peakResidentBytes = peakResidentBytes
         self.phases = phases
+    }
+}
+
+/// A real app's screens (IB layout roots) as the reference backend solves them: one screen
+/// for a screen row of `bench --suite apps`, an app's or every app's screens for a summary row.
+public struct AppScreenFacts: Sendable, Hashable, Codable {
+    /// The backend whose solution these facts are about (the exact backend).
+    public var reference: String
+    /// Screens the row covers (1 for a screen row).
+    public var screens: Int
+    /// Screens the reference solved (optimal or unsatisfiable; not out of budget or failed).
+    public var solved: Int
+    /// Solved screens with an unknown the reference finds ambiguous.
+    public var ambiguousScreens: Int
+    /// Screen rows: the views with an ambiguous unknown (`name.component`, the first few).
+    public var ambiguousViews: [String]?
+    /// Screens whose stored frames are compared: Xcode marks none of their views misplaced
+    /// or ambiguous, so the stored frames are an answer of the file's constraints.
+    public var compared: Int
+    /// Compared screens whose reference frames, after the stored frames' rounding
+    /// (docs/interface-builder.md), equal Xcode's within the tolerance.
+    public var agreeing: Int
+    /// Screen rows that disagree: the first differences (`view.x = 12.5, stored 13`).
+    public var mismatches: [String]?
+    /// Screen rows not compared: why (`xcode-misplaced`, `xcode-ambiguous`, `no reference solution`).
+    public var notCompared: String?
+
+    public init(reference: String, screens: Int, solved: Int, ambiguousScreens: Int, ambiguousViews: [String]? = nil,
+                compared: Int, agreeing: Int, mismatches: [String]? = nil, notCompared: String? = nil) {
+        self.reference = reference
+        self.screens = screens
+        self.solved = solved
+        self.ambiguousScreens = ambiguousScreens
+        self.ambiguousViews = ambiguousViews
+        self.compared = compared
+        self.agreeing = agreeing
+        self.mismatches = mismatches
+        self.notCompared = notCompared
+    }
+
+    /// The facts of several screens together (a summary row): counts add up, per-screen
+    /// details are dropped.
+    public static func summing(_ parts: [AppScreenFacts], reference: String) -> AppScreenFacts {
+        AppScreenFacts(reference: reference, screens: parts.reduce(0) { $0 + $1.screens },
+                       solved: parts.reduce(0) { $0 + $1.solved },
+                       ambiguousScreens: parts.reduce(0) { $0 + $1.ambiguousScreens },
+                       compared: parts.reduce(0) { $0 + $1.compared }, agreeing: parts.reduce(0) { $0 + $1.agreeing })
+    }
+
+    /// The ambiguity column: `no`, `yes: label button` (screen; `yes` without `detailed`), or
+    /// `3/40 screens` (summary).
+    public func ambiguityText(detailed: Bool = true) -> String {
+        if screens == 1 {
+            if solved == 0 { return "-" }
+            guard ambiguousScreens > 0 else { return "no" }
+            return "yes" + (detailed ? ambiguousViews.map { $0.isEmpty ? "" : ": " + $0.joined(separator: " ") } ?? "" : "")
+        }
+        return "\(ambiguousScreens)/\(solved) screens"
+    }
+
+    /// The IB-agreement column: `agrees`, `differs: …`, `not compared (…)` (screen; without
+    /// `detailed`, no differences and `-` for not compared), or `38/40 (95.0%)` (summary).
+    public func agreementText(detailed: Bool = true) -> String {
+        if screens == 1 {
+            if let notCompared { return detailed ? "not compared (\(notCompared))" : "-" }
+            guard agreeing == 0 else { return "agrees" }
+            return "differs" + (detailed ? mismatches.map { $0.isEmpty ? "" : ": " + $0.joined(separator: "; ") } ?? "" : "")
+        }
+        guard compared > 0 else { return "none compared" }
+        return "\(agreeing)/\(compared) (" + String(format: "%.1f%%", 100 * Double(agreeing) / Double(compared)) + ")"
     }
 }
 

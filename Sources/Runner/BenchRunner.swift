@@ -78,6 +78,8 @@ public struct BenchWorkload: Sendable {
     /// Said in every row of the workload (before what the solves say), e.g. how many
     /// layouts the importer skipped.
     public var note: String?
+    /// Copied into every row of the workload: the reference's facts about an app's screens.
+    public var screen: AppScreenFacts?
 
     public init(family: String, size: Int, seed: UInt64 = 0, systems: [ConstraintSystem], header: String = "") {
         self.family = family
@@ -200,6 +202,7 @@ public struct BenchRunner: Sendable {
             family: workload.family, size: workload.size, seed: workload.seed,
             views: workload.systems.reduce(0) { $0 + $1.viewCount },
             constraints: workload.systems.reduce(0) { $0 + $1.constraints.count }, backend: backend.name, status: "unsupported")
+        result.screen = workload.screen
         var outcomes = [String?](repeating: nil, count: workload.systems.count)  // final status per system
         var unsupported: [String] = []
         var active: [Int] = []

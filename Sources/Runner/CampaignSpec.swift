@@ -48,6 +48,10 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
     /// ``SeedFolder/digest`` when the campaign began; nil for campaigns without seeds.
     public var seeds: String?
     public var seedsDigest: String?
+    /// With seeds: the seeds' update-sequence families (`seed-updates:PATH`) join the
+    /// campaign — every other case when no ``sequenceFamilies`` are given, among them when
+    /// they are. Nil (campaigns written before them): off.
+    public var seedSequences: Bool?
 
     public init(
         seed: UInt64, families: [String], minSize: Int = 1, maxSize: Int = 10, backends: [String],
@@ -69,7 +73,8 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
     /// The campaign this spec describes, with backends from the catalog.
     public func campaign(catalog: BackendCatalog, willSolve: (@Sendable (String, MetamorphicOracle?) -> Void)? = nil) throws(CampaignError) -> FuzzCampaign {
         var families: [Family] = []
-        let seedFamilies = try self.seedFamilies()
+        let seedFolder = try self.seedFolder()
+        let seedFamilies = Dictionary((seedFolder?.families ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for name in self.families {
             guard let family = Families.named(name) ?? seedFamilies[name] else { throw CampaignError("unknown family '\(name)'") }
             families.append(family)
@@ -93,6 +98,11 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
             guard let family = SequenceFamilies.named(name) else { throw CampaignError("unknown sequence family '\(name)'") }
             sequenceFamilies.append(family)
         }
+        // The update sequences of the seeds the campaign mutates.
+        if seedSequences == true {
+            let chosen = Set(families.map(\.name))
+            sequenceFamilies += (seedFolder?.sequenceFamilies ?? []).filter { $0.base.map(chosen.contains) == true }
+        }
         if let maxSteps, maxSteps < 1 { throw CampaignError("--max-steps must be at least 1") }
         var configuration = FuzzCampaign.Configuration(
             seed: seed, families: families, sizes: minSize...maxSize, backends: backends, reference: reference,
@@ -100,21 +110,21 @@ public struct CampaignSpec: Sendable, Hashable, Codable {
             reducer: reduce ? Reducer() : nil)
         configuration.willSolve = willSolve
         configuration.sequenceFamilies = sequenceFamilies
+        configuration.alternatesSystemCases = seedSequences == true && (self.sequenceFamilies ?? []).isEmpty
         if let maxSteps { configuration.maxSteps = maxSteps }
         return FuzzCampaign(configuration)
     }
 }
 
 extension CampaignSpec {
-    /// The families of the seeds folder by name (none without one), after checking that its
-    /// seeds are still the ones the campaign began with.
-    func seedFamilies() throws(CampaignError) -> [String: Family] {
-        guard let seeds else { return [:] }
+    /// The seeds folder, checked against the digest the campaign began with.
+    func seedFolder() throws(CampaignError) -> SeedFolder? {
+        guard let seeds else { return nil }
         let folder = try SeedFolder.load(seeds)
         if let seedsDigest, folder.digest != seedsDigest {
             throw CampaignError("\(seeds): the seeds changed since the campaign began (digest \(folder.digest), not \(seedsDigest))")
         }
-        return Dictionary(folder.families.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return folder
     }
 }
 

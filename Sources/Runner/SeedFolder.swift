@@ -8,7 +8,10 @@ import LayoutModel
 /// (`.xib`, `.storyboard`) gives one seed per layout root the importer imports, named
 /// `seed:RELATIVE/PATH.xib#ROOTID`. A case of a seed family is the seed mutated by
 /// ``SeedMutator`` with the case's generator, so a finding's `family` names the seed file
-/// (and root) and its `seed` the mutation.
+/// (and root) and its `seed` the mutation. A `.layout` file with several passes (spec §7)
+/// is used with its passes; every seed also gives an update-sequence family,
+/// `seed-updates:PATH` (``SequenceFamily/seedUpdates(of:named:base:)``), whose cases are the
+/// seed mutated, its own passes and further update steps.
 ///
 /// Files that cannot be used — a `.layout` that does not parse or validate, an IB file that
 /// is not readable XML — are listed in ``problems`` with their positions and left out;
@@ -19,7 +22,18 @@ public struct SeedFolder: Sendable {
     public struct Seed: Sendable {
         /// The family name: `seed:` and the path relative to the folder (and `#ROOTID`).
         public var name: String
-        public var system: ConstraintSystem
+        /// The first pass's system (the whole seed for a one-pass file or an IB root).
+        public var system: ConstraintSystem { sequence.initial }
+        /// The seed's passes: a `.layout` file with `layout` lines (spec §7) has several.
+        public var sequence: UpdateSequence
+
+        public init(name: String, sequence: UpdateSequence) {
+            self.name = name
+            self.sequence = sequence
+        }
+
+        /// The name of the seed's update-sequence family: `seed-updates:` and the path.
+        public var updatesName: String { SequenceFamily.seedUpdatesPrefix + name.dropFirst(SeedFolder.familyPrefix.count) }
     }
 
     /// The prefix of every seed family's name.
@@ -38,13 +52,19 @@ public struct SeedFolder: Sendable {
     /// The campaign families, one per seed.
     public var families: [Family] { seeds.map { Family.mutations(of: $0.system, named: $0.name) } }
 
+    /// The seeds' update-sequence families, one per seed (``Seed/updatesName``): the seed
+    /// mutated, its own passes, then update steps of every kind.
+    public var sequenceFamilies: [SequenceFamily] {
+        seeds.map { SequenceFamily.seedUpdates(of: $0.sequence, named: $0.updatesName, base: $0.name) }
+    }
+
     /// A digest of every seed's name and canonical text (FNV-1a, 64 bits, hexadecimal): a
     /// campaign records it, so that resuming or an isolated worker on a folder whose seeds
     /// changed is refused instead of judging other cases under the same indices.
     public var digest: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for seed in seeds {
-            for byte in Array(seed.name.utf8) + [0] + Array(seed.system.canonicalText.utf8) + [0] {
+            for byte in Array(seed.name.utf8) + [0] + Array(seed.sequence.canonicalText.utf8) + [0] {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             }
         }
@@ -86,7 +106,8 @@ public struct SeedFolder: Sendable {
             return
         }
         do {
-            seeds.append(Seed(name: Self.familyPrefix + relative, system: try LayoutParser.parse(text, file: path)))
+            // A file with several passes is a seed with its own update steps.
+            seeds.append(Seed(name: Self.familyPrefix + relative, sequence: try LayoutParser.parseSequence(text, file: path)))
         } catch {
             problems.append("\(error)")
         }
@@ -102,7 +123,7 @@ public struct SeedFolder: Sendable {
                     problems.append("\(path):1:1: root \(layout.rootID) imports as an invalid system; left out")
                     continue
                 }
-                seeds.append(Seed(name: Self.familyPrefix + relative + "#" + layout.rootID, system: layout.system))
+                seeds.append(Seed(name: Self.familyPrefix + relative + "#" + layout.rootID, sequence: UpdateSequence(layout.system)))
             }
             skippedRoots += imported.skipped.count
             problems += imported.skipped.map { "\($0.reason.description) (root \($0.rootID) skipped)" }

@@ -60,3 +60,47 @@ import Testing
         }
     }
 }
+
+/// `SequenceFamily.seedUpdates`: a seed's update sequences — the seed mutated, its own passes,
+/// then update steps of every kind of spec §7 — are valid, deterministic, and read back.
+@Suite struct SeedUpdateSequenceTests {
+    /// The row of SeedMutatorTests with two passes of its own: the root rotates, then the
+    /// name's text grows.
+    static let seed = try! LayoutParser.parseSequence(SeedMutatorTests.seed.canonicalText + """
+        layout
+        set root 667 60
+        layout
+        set name intrinsic 140 17
+        layout
+
+        """)
+
+    @Test func everyStepKindHappensAndSequencesStayValid() throws {
+        let base = Family.mutations(of: Self.seed.initial, named: "seed:row.layout")
+        let family = SequenceFamily.seedUpdates(of: Self.seed, named: "seed-updates:row.layout", base: base.name)
+        #expect(family.base == "seed:row.layout")
+        var kinds = Set<String>()
+        var keptOwnPasses = 0
+        for s in UInt64(0)..<200 {
+            let generated = try #require(generateSequence(family: family, base: base, size: 1, steps: 12, seed: s), "seed \(s)")
+            let sequence = generated.sequence
+            #expect(generated.family == family.name && generated.base == base.name)
+            // The mutant of the seed is the sequence's first pass: the seed family's case.
+            #expect(sequence.initial.canonicalText == generate(family: base, size: 1, seed: s).system.canonicalText)
+            #expect(sequence.passCount > 1, "seed \(s)")
+            for steps in sequence.updates { for step in steps { kinds.insert(step.action.kindName) } }
+            if sequence.updates.count >= 2, sequence.updates[0].first?.action == Self.seed.updates[0][0].action { keptOwnPasses += 1 }
+            // Every pass can be materialised, and the text reads back as the same sequence.
+            sequence.forEachPass { _, system in #expect(system.validate(rules: .runtime).isEmpty, "seed \(s)") }
+            let text = sequence.canonicalText
+            #expect(try LayoutParser.parseSequence(text).canonicalText == text, "seed \(s)")
+            // The same seed gives the same sequence.
+            #expect(generateSequence(family: family, base: base, size: 1, steps: 12, seed: s)?.sequence.canonicalText == text)
+        }
+        #expect(kinds == ["set constant", "set intrinsic", "set priority", "set root", "remove constraint", "remove view",
+                          "add view", "add constraint"], "\(kinds.sorted())")
+        // The seed's own first step (set root) opens every sequence: it applies to any mutant.
+        #expect(keptOwnPasses == 200)
+    }
+}
+

@@ -118,6 +118,61 @@ import Testing
         #expect(decoded.passSystems.last?.root.frame?[2] == NumericLiteral(667))
     }
 
+    /// Every sequence family's steps survive the trip — adding views and constraints and
+    /// removing views included — within the byte form's limits (three update passes of four
+    /// steps): the same steps, of the same kinds, pass by pass, to systems of the same shape.
+    @Test(arguments: SequenceFamilies.all.map(\.name))
+    func sequenceFamiliesSurviveTheTrip(family: String) throws {
+        let family = try #require(SequenceFamilies.named(family))
+        let base = try #require(Families.named("form"))
+        var kinds = Set<String>()
+        for seed in UInt64(1)...6 {
+            guard let generated = generateSequence(family: family, base: base, size: 3, steps: 10, seed: seed) else { continue }
+            // The sequence cut to the byte form's limits (steps that needed a cut one left out).
+            let cut = StructuralMutator.sequence(
+                initial: generated.sequence.initial,
+                updates: generated.sequence.updates.prefix(GuidedLimits.updatePasses - 1).map { Array($0.prefix(GuidedLimits.stepsPerPass - 1)) })
+            let decoded = GuidedCase(bytes: GuidedCase(sequence: cut).bytes).sequence
+            let what = "\(family.name) seed \(seed):\n\(cut.canonicalText)\nread back as\n\(decoded.canonicalText)"
+            #expect(decoded.updates.map { $0.map { $0.action.kindName } } == cut.updates.map { $0.map { $0.action.kindName } }, "\(what)")
+            #expect(decoded.passSystems.map(\.viewCount) == cut.passSystems.map(\.viewCount), "\(what)")
+            #expect(decoded.passSystems.map(\.constraints.count) == cut.passSystems.map(\.constraints.count), "\(what)")
+            // The written form is canonical.
+            #expect(GuidedCase(sequence: decoded).bytes == GuidedCase(sequence: cut).bytes, "\(what)")
+            for steps in cut.updates { for step in steps { kinds.insert(step.action.kindName) } }
+        }
+        if ["rows-insert-delete", "random-steps"].contains(family.name) {
+            #expect(kinds.contains("add view") || kinds.contains("add constraint"), "\(family.name): \(kinds.sorted())")
+        }
+    }
+
+    @Test func addedViewsAndConstraintsSurviveTheTrip() throws {
+        let text = """
+            root root 0 0 375 667
+            view a intrinsic 100 20
+            a.left == root.left + 8
+            a.top == root.top + 8
+            layout
+            view b in a intrinsic 40 17
+            gap: b.left == a.left + 4.5
+            b.top == a.top
+            layout
+            set gap constant 6
+            remove view a
+            view c
+            c.width == 0.1 * root.width @750
+            layout
+            """
+        let sequence = try LayoutParser.parseSequence(text)
+        let decoded = GuidedCase(bytes: GuidedCase(sequence: sequence).bytes).sequence
+        #expect(decoded.updates.map { $0.map { $0.action.kindName } } == [
+            ["add view", "add constraint", "add constraint"], ["set constant", "remove view", "add view", "add constraint"]])
+        // Added views are named after every view declared before them.
+        #expect(decoded.passSystems.last?.items.map(\.name) == ["root", "v3"])
+        #expect(decoded.passSystems[1].items.map(\.name) == ["root", "v1", "v2"])
+        #expect(decoded.passSystems.last?.constraints.contains { $0.multiplier == NumericLiteral(parsing: "0.1") } == true)
+    }
+
     @Test func decimalArithmeticIsExact() {
         let a = NumericLiteral(parsing: "0.1")!, b = NumericLiteral(parsing: "0.2")!
         #expect(NumericLiteral.sum(a, b) == NumericLiteral(parsing: "0.3"))

@@ -44,5 +44,36 @@ import Testing
         #expect(report.reducedConstraints <= system.constraints.count)
         #expect(FindingStore.reproText(report).contains("# expect-fail: float"))
     }
+
+    /// The float backend's incremental path is judged too: a planted fault of that path
+    /// (which a fresh solve of each pass cannot see) is fatal on a decoded sequence, and the
+    /// finding is reduced as a sequence.
+    @Test func theIncrementalPathIsJudged() throws {
+        let judge = GuidedJudge()
+        let exact = judge.campaign.configuration.reference
+        var configuration = FuzzCampaign.Configuration(
+            seed: 1, families: ["form", "centered", "equal-spacing"].compactMap(Families.named), sizes: 2...6,
+            backends: [exact], reference: exact)
+        configuration.sequenceFamilies = ["drag", "keyboard", "random-steps"].compactMap(SequenceFamilies.named)
+        configuration.maxSteps = 12
+        let generated = FuzzCampaign(configuration)
+        let fault = PlantedFault.incrementalSuggestSkipsOptimize
+        var caught: (GuidedCase, GuidedJudge.PassFinding)?
+        for index in UInt64(0)..<200 where caught == nil {
+            guard let sequence = generated.sequence(for: generated.caseSpec(index)) else { continue }
+            let guided = GuidedCase(bytes: GuidedCase(sequence: sequence).bytes)
+            guard guided.sequence.passCount > 1,
+                  let found = withFault(fault, { judge.firstFatal(guided, seed: index) }) else { continue }
+            caught = (guided, found)
+        }
+        let (guided, found) = try #require(caught, "the incremental fault was not caught in 200 decoded sequences")
+        #expect(found.sequence != nil && found.occurrence.finding.backends.first == "float", "\(found.occurrence.finding)")
+        #expect(found.occurrence.finding.pass != nil)
+        #expect(judge.firstFatal(guided, seed: 1) == nil, "fatal without the fault")
+        let report = withFault(fault) { judge.report(found, caseIndex: 0, seed: 1, oracle: nil) }
+        #expect(report.caseSpec.family == GuidedJudge.family && report.caseSpec.isSequence)
+        #expect(report.reducedPasses != nil && (report.reducedSteps ?? .max) <= guided.sequence.stepCount)
+        #expect(FindingStore.reproText(report).contains("# update sequence from the coverage-guided fuzzer"))
+    }
     #endif
 }

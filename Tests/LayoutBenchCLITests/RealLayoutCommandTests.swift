@@ -44,7 +44,7 @@ import Testing
 
     static let broken = ["Gamma/Broken.xib": "<document>\n  <objects>\n</document>\n", "bad.layout": "root superview 10 10\nview a\na.left == b.left\n"]
 
-    @Test func benchAppsGivesPerAppRowsAndATotal() throws {
+    @Test func benchAppsGivesRowsPerScreenPerAppAndATotal() throws {
         let corpus = try Self.folder(["Alpha/A.xib": Self.xib(width: 320), "Beta/B.xib": Self.xib(width: 375),
                                       "Beta/C.xib": Self.xib(width: 414)].merging(Self.broken) { a, _ in a })
         let out = corpus.appendingPathComponent("report")
@@ -59,8 +59,14 @@ import Testing
         #expect(run.error.range(of: #"Broken\.xib:\d+:\d+: "#, options: .regularExpression) != nil, "\(run.error)")
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
-        #expect(results.count == 6)
+        // Three screens, two apps and the total, each on two backends.
+        #expect(results.count == 12)
         #expect(results.contains { $0["family"] as? String == "apps-total" && $0["size"] as? Int == 3 })
+        // Each row says what the exact backend finds of its screens (the terminal table too).
+        let total = results.first { $0["family"] as? String == "apps-total" }?["screen"] as? [String: Any]
+        #expect(total?["reference"] as? String == "exact" && total?["screens"] as? Int == 3, "\(total ?? [:])")
+        #expect(results.contains { $0["family"] as? String == "app:Beta/C.xib#root" })
+        #expect(run.output.contains("IB frames") && run.output.contains("ambiguous"), "\(run.output)")
     }
 
     @Test func benchSequencesQuickRunsThroughTheCommand() throws {
@@ -110,5 +116,14 @@ import Testing
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output == again.output && first.output.contains("view_box"))
         #expect(try SequenceCommandTests.run(["generate", "--family", family, "--seed", "42"]).status == 2)
+        // A seed-updates case: the mutant, then update passes, as a multi-pass .layout.
+        let updates = ["generate", "--seeds", seeds.path, "--family", "seed-updates:ib/One.xib#root", "--seed", "42", "--steps", "5"]
+        let sequence = try SequenceCommandTests.run(updates)
+        #expect(sequence.status == 0, "\(sequence.error)")
+        #expect(sequence.output == (try SequenceCommandTests.run(updates)).output)
+        #expect(sequence.output.hasPrefix("# regenerate: layoutbench generate --seeds SEEDS_DIR --family seed-updates:ib/One.xib#root"))
+        #expect(sequence.output.contains("\nlayout\n") && sequence.output.contains("view_box"), "\(sequence.output)")
+        // Its first pass is the seed family's case of the same seed.
+        #expect(sequence.output.contains(first.output.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")))
     }
 }

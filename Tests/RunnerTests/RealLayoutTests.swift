@@ -32,7 +32,9 @@ enum RealLayoutFixtures {
 
     /// An iOS xib with one top-level view holding a label (its intrinsic size from the stored
     /// frame) and a box beside it; `width` varies the root so that two apps differ.
-    static func xib(width: Int = 375) -> String {
+    /// With `ambiguousBox`, the box has no leading constraint (its x and width are not
+    /// determined); `labelY` is the label's stored y (its constraint says 20).
+    static func xib(width: Int = 375, ambiguousBox: Bool = false, labelY: String = "20") -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="16097" targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" useTraitCollections="YES" useSafeAreas="YES" colorMatched="YES">
@@ -43,7 +45,7 @@ enum RealLayoutFixtures {
                     <rect key="frame" x="0.0" y="0.0" width="\(width)" height="200"/>
                     <subviews>
                         <label opaque="NO" userInteractionEnabled="NO" contentMode="left" horizontalHuggingPriority="251" verticalHuggingPriority="251" text="Title" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" adjustsFontSizeToFit="NO" translatesAutoresizingMaskIntoConstraints="NO" id="L">
-                            <rect key="frame" x="20" y="20" width="36" height="21"/>
+                            <rect key="frame" x="20" y="\(labelY)" width="36" height="21"/>
                             <fontDescription key="fontDescription" type="system" pointSize="17"/>
                             <nil key="textColor"/>
                             <nil key="highlightedColor"/>
@@ -58,7 +60,7 @@ enum RealLayoutFixtures {
                     <constraints>
                         <constraint firstItem="L" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="l-x"/>
                         <constraint firstItem="L" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" id="l-y"/>
-                        <constraint firstItem="B" firstAttribute="leading" secondItem="L" secondAttribute="trailing" constant="8" id="b-x"/>
+                        \(ambiguousBox ? "" : #"<constraint firstItem="B" firstAttribute="leading" secondItem="L" secondAttribute="trailing" constant="8" id="b-x"/>"#)
                         <constraint firstItem="B" firstAttribute="top" secondItem="L" secondAttribute="top" id="b-y"/>
                         <constraint firstAttribute="trailing" secondItem="B" secondAttribute="trailing" constant="20" id="b-r"/>
                     </constraints>
@@ -240,10 +242,79 @@ enum RealLayoutFixtures {
     }
 }
 
+/// `fuzz --seeds` with update sequences: a multi-pass `.layout` seed is used with its passes,
+/// every other case is a `seed-updates:PATH` sequence, and its findings regenerate.
+@Suite(.serialized) struct SeedSequenceCampaignTests {
+    static let twoPasses = RealLayoutFixtures.card + "\nlayout\nset root 480 320\nlayout\n"
+
+    static func folder() throws -> SeedFolder {
+        let url = temporaryDirectory("seed-sequences")
+        try RealLayoutFixtures.write(["hand/card.layout": RealLayoutFixtures.card, "hand/rotating.layout": twoPasses,
+                                      "ib/Small.xib": RealLayoutFixtures.xib()], into: url)
+        return try SeedFolder.load(url.path)
+    }
+
+    @Test func multiPassSeedsAreUsedWithTheirPasses() throws {
+        let folder = try Self.folder()
+        #expect(folder.problems.isEmpty, "\(folder.problems)")
+        #expect(folder.seeds.map(\.name) == ["seed:hand/card.layout", "seed:hand/rotating.layout", "seed:ib/Small.xib#root"])
+        #expect(folder.seeds.map(\.sequence.passCount) == [1, 2, 1])
+        #expect(folder.sequenceFamilies.map(\.name) == ["seed-updates:hand/card.layout", "seed-updates:hand/rotating.layout",
+                                                       "seed-updates:ib/Small.xib#root"])
+        #expect(folder.sequenceFamilies.map(\.base) == folder.seeds.map(\.name))
+    }
+
+    @Test func everyOtherCaseIsASeedSequenceAndItsFindingsRegenerate() throws {
+        let folder = try Self.folder()
+        var spec = SeedCampaignTests.spec(folder)
+        spec.seedSequences = true
+        spec.maxSteps = 6
+        let campaign = try spec.campaign(catalog: catalog)
+        for index in UInt64(0)..<12 {
+            let caseSpec = campaign.caseSpec(index)
+            if index % 2 == 0 {
+                #expect(!caseSpec.isSequence && caseSpec.family.hasPrefix("seed:"), "\(caseSpec)")
+                continue
+            }
+            #expect(caseSpec.isSequence && caseSpec.family.hasPrefix("seed-updates:"), "\(caseSpec)")
+            #expect(caseSpec.base == "seed:" + caseSpec.family.dropFirst("seed-updates:".count))
+            let sequence = try #require(campaign.sequence(for: caseSpec))
+            // The case is the seed family's mutant, then the seed's passes and the steps.
+            let base = try #require(folder.families.first { $0.name == caseSpec.base })
+            #expect(sequence.initial.canonicalText == generate(family: base, size: caseSpec.size, seed: caseSpec.seed).system.canonicalText)
+            let family = try #require(folder.sequenceFamilies.first { $0.name == caseSpec.family })
+            let again = generateSequence(family: family, base: base, size: caseSpec.size, steps: caseSpec.steps ?? 0, seed: caseSpec.seed)
+            #expect(again?.sequence == sequence)
+            if caseSpec.family == "seed-updates:hand/rotating.layout" {
+                #expect(sequence.updates.first?.first?.action == .setRootSize(width: NumericLiteral(480), height: NumericLiteral(320)))
+            }
+        }
+        // Without the switch (campaigns written before it), seeds give systems only.
+        spec.seedSequences = nil
+        let systemsOnly = try spec.campaign(catalog: catalog)
+        #expect((UInt64(0)..<12).allSatisfy { !systemsOnly.caseSpec($0).isSequence })
+        // A run: the sloppy backend is caught on sequence cases too, and their repros say how
+        // to regenerate them.
+        spec.seedSequences = true
+        let url = temporaryDirectory("seed-sequences-run")
+        let report = try SeedCampaignTests.run(spec, jobs: 2, into: url)
+        let sequenceFindings = report.findings.filter { $0.family.hasPrefix("seed-updates:") }
+        #expect(!sequenceFindings.isEmpty, "\(report.findings.map(\.family))")
+        let repros = try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("findings").path)
+            .filter { $0.hasSuffix(".layout") }
+            .map { try String(contentsOfFile: url.appendingPathComponent("findings/" + $0).path, encoding: .utf8) }
+        #expect(repros.contains { $0.contains("# regenerate: layoutbench generate --seeds SEEDS_DIR --family seed-updates:") })
+    }
+}
+
 @Suite struct AppSuiteTests {
-    @Test func perAppRowsAndATotal() throws {
+    static let exact = AppSuite.Reference(name: "exact") { system in
+        (try? ExactSimplexBackend().solve(system, budget: Budget(wallTime: .seconds(30))))?.solution
+    }
+
+    @Test func rowsPerScreenPerAppAndATotal() throws {
         let corpus = try RealLayoutFixtures.appCorpus()
-        let apps = try AppSuite.load(corpus: corpus.path, quick: true)
+        let apps = try AppSuite.load(corpus: corpus.path, quick: true, reference: Self.exact)
         #expect(apps.layoutsPerApp.map(\.app) == ["Alpha", "Beta"])
         #expect(apps.layoutsPerApp.map(\.layouts) == [2, 1])
         #expect(apps.files == 4)
@@ -253,9 +324,10 @@ enum RealLayoutFixtures {
         let report = try BenchRunner(suite: suite, backends: [ExactSimplexBackend(), GaussianEliminationBackend()], jobs: 2)
             .run(machine: MachineFacts.current(toolVersion: "test"))
         #expect(report.suite == "apps-quick")
-        let rows = report.results.map { "\($0.family) \($0.backend)" }
-        #expect(rows == ["app:Alpha exact", "app:Alpha gaussian", "app:Beta exact", "app:Beta gaussian",
-                         "apps-total exact", "apps-total gaussian"])
+        let families = report.results.map(\.family).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(families == ["app:Alpha/Main.xib#root", "app:Alpha/Other.xib#root", "app:Alpha",
+                             "app:Beta/Screen.xib#root", "app:Beta", "apps-total"])
+        #expect(report.results.count == 2 * families.count)
         for row in report.results where row.backend == "exact" {
             #expect(row.status == "optimal", "\(row.family): \(row.note ?? "")")
             // Every layout is solved once per timed repetition at least.
@@ -263,14 +335,56 @@ enum RealLayoutFixtures {
         }
         let alpha = try #require(report.results.first { $0.family == "app:Alpha" && $0.backend == "exact" })
         let total = try #require(report.results.first { $0.family == "apps-total" && $0.backend == "exact" })
-        #expect(alpha.size == 2 && total.size == 3)
-        #expect(total.views > alpha.views)
+        let screen = try #require(report.results.first { $0.family == "app:Alpha/Main.xib#root" && $0.backend == "exact" })
+        #expect(screen.size == 1 && alpha.size == 2 && total.size == 3)
+        #expect(total.views > alpha.views && alpha.views > screen.views)
         #expect(total.note?.contains("3 layouts of 4 files") == true)
+        // The hand-written screens are determined and their frames are the stored ones.
+        #expect(screen.screen == AppScreenFacts(reference: "exact", screens: 1, solved: 1, ambiguousScreens: 0,
+                                                compared: 1, agreeing: 1))
+        #expect(alpha.screen?.screens == 2 && alpha.screen?.agreeing == 2)
+        #expect(total.screen?.agreementText() == "3/3 (100.0%)" && total.screen?.ambiguityText() == "0/3 screens")
+        // The facts are the layout's: every backend's row of a screen carries the same.
+        let gaussianScreen = try #require(report.results.first { $0.family == screen.family && $0.backend == "gaussian" })
+        #expect(gaussianScreen.screen == screen.screen)
         // The label's optional constraints are beyond the Gaussian baseline: said in the note.
         let gaussian = try #require(report.results.first { $0.family == "apps-total" && $0.backend == "gaussian" })
         #expect(gaussian.status == "unsupported" || gaussian.note?.contains("unsupported") == true)
-        // The report renders like any bench report.
-        #expect(MarkdownReport.render(.bench(report)).contains("app:Alpha"))
+        // The report renders like any bench report, with a screens table.
+        let markdown = MarkdownReport.render(.bench(report))
+        #expect(markdown.contains("### Screens"))
+        #expect(markdown.contains("| app:Alpha/Main.xib#root | \(screen.views) | \(screen.constraints) |"))
+        #expect(markdown.contains("| **apps-total** |") && markdown.contains("**3/3 (100.0%)**"))
+        let html = HTMLReport.render(.bench(report))
+        #expect(html.contains("<section id=\"screens\">") && html.contains("app:Beta/Screen.xib#root"))
+        // A screen is no family of its own: no growth plot per screen.
+        #expect(!html.contains("<h2>app:Alpha/Main.xib#root</h2>"))
+        // JSON round trip keeps the facts.
+        let decoded = try JSONDecoder().decode(BenchReport.self, from: JSONEncoder().encode(report))
+        #expect(decoded.results.map(\.screen) == report.results.map(\.screen))
+    }
+
+    /// A screen the reference finds ambiguous, whose stored frames differ by a pixel (not a
+    /// stale file), next to one Xcode marks misplaced (not compared).
+    @Test func ambiguityAndDisagreementAreNamed() throws {
+        let folder = temporaryDirectory("apps-odd")
+        let misplaced = RealLayoutFixtures.xib().replacingOccurrences(of: #"id="B">"#, with: #"misplaced="YES" id="B">"#)
+        try RealLayoutFixtures.write([
+            "Odd/Loose.xib": RealLayoutFixtures.xib(ambiguousBox: true, labelY: "20.5"),
+            "Odd/Moved.xib": misplaced,
+        ], into: folder)
+        let apps = try AppSuite.load(corpus: folder.path, quick: true, reference: Self.exact)
+        let facts = Dictionary(uniqueKeysWithValues: apps.suite.workloads.map { ($0.family, $0.screen) })
+        let loose = try #require(facts["app:Odd/Loose.xib#root"] ?? nil)
+        #expect(loose.ambiguousScreens == 1 && loose.ambiguousViews == ["view_B"], "\(loose)")
+        #expect(loose.compared == 1 && loose.agreeing == 0)
+        #expect(loose.mismatches?.contains { $0 == "label_L.y = 20, stored 20.5" } == true, "\(loose)")
+        #expect(loose.agreementText().hasPrefix("differs: ") && loose.ambiguityText() == "yes: view_B")
+        let moved = try #require(facts["app:Odd/Moved.xib#root"] ?? nil)
+        #expect(moved.compared == 0 && moved.notCompared == "xcode-misplaced")
+        #expect(moved.agreementText() == "not compared (xcode-misplaced)" && moved.agreementText(detailed: false) == "-")
+        let app = try #require(facts["app:Odd"] ?? nil)
+        #expect(app.agreementText() == "0/1 (0.0%)" && app.ambiguityText() == "1/2 screens")
     }
 
     @Test func aMissingCorpusIsAClearError() {
