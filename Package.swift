@@ -183,7 +183,7 @@ let package = Package(
             dependencies: ["GuidedFuzzing", "Fuzzing", "LayoutModel", "Generator", "BackendContract"],
             swiftSettings: plantedFaults
         ),
-        .testTarget(name: "ExactLPTests", dependencies: ["ExactLP", "MathematicalProgramming", "ExactArithmetic"]),
+        .testTarget(name: "ExactLPTests", dependencies: ["ExactLP", "ExactSimplex", "MathematicalProgramming", "ExactArithmetic"]),
     ],
     swiftLanguageModes: [.v6]
 )

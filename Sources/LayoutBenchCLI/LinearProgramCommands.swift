@@ -76,9 +76,11 @@ struct LPSolveRecord: Codable {
     /// The objective constant (MPS: the negated RHS of the objective row), included in
     /// `objective`; Koch's values, like esolver's, leave it out, so the verdict subtracts it.
     var objectiveConstant: String?
-    /// For the exact backend: the pivots (with bound flips) of the floating-point warm start,
-    /// of moving to its basis, and of the exact simplex after it.
+    /// For the exact backend: the pivots (with bound flips) of the floating-point warm start
+    /// and of the exact simplex after it.
     var pivotSplit: [Int]?
+    /// For the exact backend: the seconds of the floating-point warm start.
+    var floatSeconds: Double?
     var seconds: Double
     /// For the exact backend: whether LPCertificateVerifier accepted the certificate.
     var certificateChecked: Bool?
@@ -96,7 +98,8 @@ struct LPSolveRecord: Codable {
             problem: problem, backend: "exact", status: result.status.rawValue, objective: result.objective?.description,
             objective32: result.objective.map { SignificantDigits.scientific($0) }, pivots: result.totalIterations,
             seconds: seconds, certificateChecked: checked)
-        record.pivotSplit = [result.floatPivots, result.crashPivots, result.pivots + result.boundFlips]
+        record.pivotSplit = [result.floatPivots, result.pivots + result.boundFlips]
+        record.floatSeconds = result.floatDuration.seconds
         if !lp.objectiveConstant.isZero { record.objectiveConstant = lp.objectiveConstant.description }
         return record
     }
@@ -116,7 +119,7 @@ struct LPSolveRecord: Codable {
     /// The objective of a solver that prints decimals (judged with a tolerance); not written.
     private var decimalObjective: Rational?
     private enum CodingKeys: String, CodingKey {
-        case problem, backend, status, objective, objective32, pivots, objectiveConstant, pivotSplit, seconds, certificateChecked, verdict
+        case problem, backend, status, objective, objective32, pivots, objectiveConstant, pivotSplit, floatSeconds, seconds, certificateChecked, verdict
     }
 
     init(problem: String, backend: String, status: String, objective: String?, objective32: String?, pivots: Int?,
@@ -214,7 +217,8 @@ struct SolveLPCommand: ParsableCommand {
         if let objective = record.objective32 { print("objective32 \(objective)") }
         if let constant = record.objectiveConstant { print("objective constant \(constant) (included above)") }
         if let pivots = record.pivots { print("pivots \(pivots)") }
-        if let split = record.pivotSplit { print("pivots float \(split[0]), to its basis \(split[1]), exact \(split[2])") }
+        if let split = record.pivotSplit { print("pivots float \(split[0]), exact \(split[1])") }
+        if let seconds = record.floatSeconds { print("float run \(String(format: "%.3f", seconds)) s") }
         print("time \(String(format: "%.3f", record.seconds)) s")
         if let checked = record.certificateChecked { print("certificate \(checked ? "checked" : "REJECTED")") }
         if let solu {
