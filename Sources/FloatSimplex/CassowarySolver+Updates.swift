@@ -133,6 +133,37 @@ extension CassowarySolver {
 
     /// Terms stored: the tableau's pool (rows and garbage) and the records' rows.
     public var storedTermCount: Int { tableau.terms.count + recordTerms.count }
+
+    /// Constraint ids in use or ever handed out: with free ids reused, the most constraints
+    /// held at once.
+    public var recordCapacity: Int { records.count }
+
+    /// The tableau's and the records' free lists against what they list (debug builds, after
+    /// every public call that changes the constraints: on small solvers always, on large ones
+    /// every 64th call, so that debug test runs stay linear).
+    func _checkInvariants() {
+        #if DEBUG
+        tableau._checkInvariants()
+        var isFree = [Bool](repeating: false, count: records.count)
+        for id in freeRecords {
+            precondition(id >= 0 && id < records.count && !isFree[id] && records[id] == nil, "free record id \(id) in use or twice")
+            isFree[id] = true
+        }
+        for id in records.indices where records[id] == nil {
+            precondition(isFree[id], "removed record id \(id) not on the free list (leaked)")
+        }
+        precondition(records.count - freeRecords.count == liveCount, "live count \(liveCount) against the records")
+        #endif
+    }
+
+    /// ``_checkInvariants()`` when it is cheap enough to run now.
+    @inline(__always)
+    mutating func checkInvariantsNow() {
+        #if DEBUG
+        invariantCalls &+= 1
+        if tableau.symbolCount <= 2_048 || invariantCalls % 64 == 0 { _checkInvariants() }
+        #endif
+    }
 }
 
 extension Tableau {
@@ -144,6 +175,61 @@ extension Tableau {
             if symbols[symbol].isBasic { journalRow(of: symbol) }
         }
         shift(symbol, by: delta)
+    }
+
+    /// Recomputes the values that move with `symbol`, whose users' rows have just changed
+    /// constant (a suggestion shifts an edit marker).
+    ///
+    /// Those are the basic symbols of its FTRAN column (``column(of:)``), in rank order: the
+    /// same rows kiwi's dense tableau updates on `suggestValue`. A row of the forward cone
+    /// outside the column (it names moving symbols whose movements cancel: a height between
+    /// a top and a bottom that move together) keeps its value, so it is not evaluated; on a
+    /// form, that halves the rows a keyboard or drag step reads. The first call computes the
+    /// column and remembers it; later calls for the same symbol, until some row changes,
+    /// evaluate the remembered rows in one plain loop, each from its row (no accumulated
+    /// increments, so no drift over long runs).
+    mutating func refreshValues(downstreamOfShifted symbol: Int) {
+        var slot = shiftCones.firstIndex { $0.symbol == symbol } ?? -1
+        if slot < 0 {
+            let column = column(of: symbol)
+            var order: [Int] = []
+            order.reserveCapacity(column.count)
+            for term in column { order.append(term.symbol) }
+            recycle(column)
+            // A handful of edit variables at most are suggested in turn (a window's width and height).
+            if shiftCones.count >= 8 { shiftCones.removeFirst() }
+            shiftCones.append((symbol, order))
+            slot = shiftCones.count - 1
+        }
+        let order = shiftCones[slot].order
+        var restricted = touched
+        touched = []
+        restricted.removeAll(keepingCapacity: true)
+        // Inside an attempt (an atomic change of constants) the old values are journaled.
+        var oldValues = shiftedValues
+        shiftedValues = []
+        oldValues.removeAll(keepingCapacity: true)
+        let journal = journaling
+        let pool = terms
+        pool.withUnsafeBufferPointer { pool in
+            symbols.withUnsafeMutableBufferPointer { symbols in
+                for basic in order {
+                    var sum = symbols[basic].constant
+                    for index in symbols[basic].rowRange { sum += pool[index].coefficient * symbols[pool[index].symbol].value }
+                    if sum != symbols[basic].value {
+                        if journal { oldValues.append((basic, symbols[basic].value)) }
+                        symbols[basic].value = sum
+                        // Only restricted symbols can turn infeasible.
+                        if symbols[basic].kind != .external { restricted.append(basic) }
+                    }
+                }
+            }
+        }
+        for (basic, value) in oldValues { record(.value(symbol: basic, old: value)) }
+        for basic in restricted { updateFeasibility(basic) }
+        touched = restricted
+        touchedCount = 0
+        shiftedValues = oldValues
     }
 
     private mutating func journalRow(of symbol: Int) {

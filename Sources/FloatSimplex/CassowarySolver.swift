@@ -57,6 +57,12 @@ public struct CassowarySolver: Sendable {
 
     var tableau = Tableau()
     var records: [Record?] = []
+    /// Ids of removed constraints (nil in `records`), handed out again by `addConstraint`, so
+    /// that `records` is as long as the most constraints ever held at once, not the number
+    /// ever added. A handle is therefore valid until its constraint is removed, and no longer.
+    var freeRecords: [Int] = []
+    /// Public calls so far (debug builds: how often the invariants are checked).
+    var invariantCalls = 0
     /// The records' rows, one run each (one array for all, as the tableau's term pool).
     var recordTerms: [Term] = []
     /// Terms of removed records still in `recordTerms`.
@@ -223,7 +229,8 @@ public struct CassowarySolver: Sendable {
     public mutating func addConstraint(_ constraint: LinearConstraint) throws(CassowaryError) -> ConstraintHandle {
         try Self.validate(constraint)
         beginCall()
-        let id = records.count
+        // A removed constraint's id is handed out again (see `freeRecords`).
+        let id = freeRecords.last ?? records.count
         let checkpoint = tableau.beginAttempt()
         let recordTermCount = recordTerms.count
         do {
@@ -233,8 +240,14 @@ public struct CassowarySolver: Sendable {
             if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
             liveCount += 1
             originalTerms += record.count
-            records.append(consume record)
+            if id < records.count {
+                freeRecords.removeLast()
+                records[id] = consume record
+            } else {
+                records.append(consume record)
+            }
             tableau.compactIfWasteful()
+            checkInvariantsNow()
             return ConstraintHandle(id: id)
         } catch {
             recordTerms.removeSubrange(recordTermCount...)
@@ -242,7 +255,11 @@ public struct CassowarySolver: Sendable {
             for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
                 forget(Variable(tableau.symbols[symbol].owner))
             }
+            for (symbol, _) in tableau.reusedSymbols where tableau.symbols[symbol].kind == .external {
+                forget(Variable(tableau.symbols[symbol].owner))
+            }
             tableau.rollBack(to: checkpoint)
+            checkInvariantsNow()
             switch error {
             case .infeasible(let owners):
                 throw .unsatisfiable(conflict: owners.filter { $0 != id }.sorted().map { ConstraintHandle(id: $0) })
@@ -684,9 +701,11 @@ public struct CassowarySolver: Sendable {
             }
         }
         if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
+        recycle(record, id: handle.id)
         refactorIfFilled(settled: true)
         tableau.compactIfWasteful()
         compactRecordsIfWasteful()
+        checkInvariantsNow()
     }
 
     private mutating func remove(_ id: Int) throws(Failure) {
@@ -745,6 +764,23 @@ public struct CassowarySolver: Sendable {
         }
         tableau.refreshValues(of: changed)
         try reoptimize(.keepsRequiredFeasible)
+    }
+
+    /// After a removal commits: the record's id, its retired markers and the variables it
+    /// named that nothing names any more (non-basic, in no row: no constraint held names
+    /// them, and their value is 0 whether known or not) go to the free lists.
+    private mutating func recycle(_ record: Record, id: Int) {
+        freeRecords.append(id)
+        for symbol in [record.marker, record.other] where symbol >= 0 && tableau.symbols[symbol].kind == .retired {
+            tableau.free(symbol)
+        }
+        for index in record.start..<record.start + record.count {
+            let symbol = recordTerms[index].symbol
+            if tableau.isFresh(symbol) && tableau.symbols[symbol].editSlot < 0 {
+                forget(Variable(tableau.symbols[symbol].owner))
+                tableau.free(symbol)
+            }
+        }
     }
 
     /// Rewrites the record pool without the runs of removed records.

@@ -195,9 +195,12 @@ struct Tableau: Sendable {
     // Cone walks: the current walk's number (see `SymbolState.seen`) and its queue.
     var epoch: UInt32 = 0
     var heap = KeyedHeap()
-    /// The forward cones of the symbols last shifted, each in rank order (see
-    /// `refreshValues(downstreamOfShifted:)`); emptied by any change of a row.
+    /// The FTRAN columns of the symbols last shifted, as the basic symbols that move with
+    /// each, in rank order (see `refreshValues(downstreamOfShifted:)`); emptied by any change
+    /// of a row.
     var shiftCones: [(symbol: Int, order: [Int])] = []
+    /// Scratch of `refreshValues(downstreamOfShifted:)`: the old values it journals.
+    var shiftedValues: [(symbol: Int, value: Double)] = []
     /// A spent column's or reduced row's storage, handed back through `recycle` for the next
     /// `column` or `reduce` to reuse.
     var termBuffer: [Term] = []
@@ -237,6 +240,17 @@ struct Tableau: Sendable {
     var savedInfeasible: [Int] = []
     var journalBase = 0
 
+    /// Retired symbols (and forgotten external ones) waiting to be handed out again by
+    /// `newSymbol`, most recently retired last. Without it a long-lived solver — a layout
+    /// engine adding and removing rows for 100,000 passes — grows a record, a reduced cost and a
+    /// column-index head per symbol it ever made, and every walk over all symbols (a
+    /// refactorisation, the ambiguity estimate) slows with it. Each member is `.retired`,
+    /// non-basic, named by no row, on no list, with a zero reduced cost and value.
+    var freeSymbols: [Int] = []
+    /// Symbols the current attempt took from `freeSymbols`, with their retired state: a
+    /// rollback restores them and hands them back in the same order.
+    var reusedSymbols: [(symbol: Int, state: SymbolState)] = []
+
     var symbolCount: Int { symbols.count }
 
     // MARK: Symbols
@@ -255,11 +269,32 @@ struct Tableau: Sendable {
             termBuffer.reserveCapacity(12)
             journal.reserveCapacity(16)
         }
-        symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
         // An error symbol is born non-basic, costing 1 per unit at its level.
-        reducedCosts.append(kind == .error && costLevel != 0 ? LexVector(level: costLevel, value: 1) : LexVector())
+        let cost = kind == .error && costLevel != 0 ? LexVector(level: costLevel, value: 1) : LexVector()
+        if let reused = freeSymbols.popLast() {
+            if journaling { reusedSymbols.append((reused, symbols[reused])) }
+            symbols[reused] = SymbolState(kind: kind, costLevel: costLevel, owner: owner)
+            reducedCosts[reused] = cost
+            return reused
+        }
+        symbols.append(SymbolState(kind: kind, costLevel: costLevel, owner: owner))
+        reducedCosts.append(cost)
         users.appendSymbol()
         return symbol
+    }
+
+    /// Hands a symbol that no row names any more to `newSymbol` (outside attempts only: a
+    /// retirement inside one is undone by the rollback, so it is freed once the attempt commits).
+    mutating func free(_ symbol: Int) {
+        precondition(!journaling && !symbols[symbol].isBasic && users.isEmpty(symbol), "freeing a symbol in use")
+        symbols[symbol].kind = .retired
+        symbols[symbol].costLevel = 0
+        symbols[symbol].editSlot = -1
+        symbols[symbol].value = 0
+        if !reducedCosts[symbol].isZero { reducedCosts[symbol] = LexVector() }
+        updateCandidacy(symbol)
+        updateFeasibility(symbol)
+        freeSymbols.append(symbol)
     }
 
     func isFresh(_ symbol: Int) -> Bool {
@@ -512,6 +547,7 @@ struct Tableau: Sendable {
         if !journalSpill.isEmpty { journalSpill.removeAll(keepingCapacity: true) }
         journaling = true
         journalBase = symbolCount
+        if !reusedSymbols.isEmpty { reusedSymbols.removeAll(keepingCapacity: true) }
         if !savedCandidates.isEmpty { savedCandidates.removeAll(keepingCapacity: true) }
         if !savedInfeasible.isEmpty { savedInfeasible.removeAll(keepingCapacity: true) }
         if !candidates.isEmpty { savedCandidates.append(contentsOf: candidates) }
@@ -575,6 +611,13 @@ struct Tableau: Sendable {
         infeasible.append(contentsOf: savedInfeasible)
         for (slot, symbol) in candidates.enumerated() { symbols[symbol].candidateSlot = Int32(truncatingIfNeeded: slot) }
         for (slot, symbol) in infeasible.enumerated() { symbols[symbol].infeasibleSlot = Int32(truncatingIfNeeded: slot) }
+        // Reused symbols go back to their retired state and onto the free list in the order
+        // they left it. (The journal has already restored their rows, so no row names them.)
+        while let (symbol, state) = reusedSymbols.popLast() {
+            symbols[symbol] = state
+            reducedCosts[symbol] = LexVector()
+            freeSymbols.append(symbol)
+        }
         lowRank = checkpoint.lowRank
         highRank = checkpoint.highRank
         tolerance = checkpoint.tolerance
@@ -727,56 +770,6 @@ struct Tableau: Sendable {
         }
     }
 
-    /// Recomputes every value downstream of `symbol`, whose users' rows have just changed
-    /// constant (a suggestion shifts an edit marker).
-    ///
-    /// The first time, the forward cone is walked through the heap in rank order and the
-    /// order is remembered; later calls for the same symbol, until some row changes, evaluate
-    /// the remembered rows in one plain loop — the hot path of a resize, where a run of
-    /// suggestions changes no row.
-    mutating func refreshValues(downstreamOfShifted symbol: Int) {
-        if let cone = shiftCones.first(where: { $0.symbol == symbol }) {
-            var restricted = touched
-            touched = []
-            restricted.removeAll(keepingCapacity: true)
-            // Inside an attempt (an atomic change of constants) the old values are journaled.
-            var oldValues: [(symbol: Int, value: Double)] = []
-            let journal = journaling
-            let pool = terms
-            pool.withUnsafeBufferPointer { pool in
-                symbols.withUnsafeMutableBufferPointer { symbols in
-                for basic in cone.order {
-                    var sum = symbols[basic].constant
-                    for index in symbols[basic].rowRange { sum += pool[index].coefficient * symbols[pool[index].symbol].value }
-                    if sum != symbols[basic].value {
-                        if journal { oldValues.append((basic, symbols[basic].value)) }
-                        symbols[basic].value = sum
-                        // Only restricted symbols can turn infeasible.
-                        if symbols[basic].kind != .external { restricted.append(basic) }
-                    }
-                }
-                }
-            }
-            for (basic, value) in oldValues { record(.value(symbol: basic, old: value)) }
-            for basic in restricted { updateFeasibility(basic) }
-            touched = restricted
-            touchedCount = 0
-            return
-        }
-        nextEpoch()
-        enqueueUsers(of: symbol)
-        var order: [Int] = []
-        while let basic = heap.pop() {
-            order.append(basic)
-            let sum = evaluate(basic)
-            if sum != symbols[basic].value { setValue(basic, sum) }
-            enqueueUsers(of: basic)
-        }
-        // A handful of edit variables at most are suggested in turn (a window's width and height).
-        if shiftCones.count >= 8 { shiftCones.removeFirst() }
-        shiftCones.append((symbol, order))
-    }
-
     /// `constant + Σ coefficient·value` of `row` at the current point.
     func evaluate(_ row: Row) -> Double {
         var sum = row.constant
@@ -826,5 +819,32 @@ struct Tableau: Sendable {
         }
         refreshValues(downstreamOf: entering, leaving)
         pivots += 1
+    }
+}
+
+extension Tableau {
+    /// Checks the free list and the candidate and infeasible lists against the symbols
+    /// (between calls; debug builds). Fails with a precondition naming the first broken rule.
+    func _checkInvariants() {
+        precondition(!journaling, "invariants checked inside an attempt")
+        precondition(reducedCosts.count == symbols.count && users.symbolCount == symbols.count, "per-symbol arrays out of step")
+        var isFree = [Bool](repeating: false, count: symbols.count)
+        for symbol in freeSymbols {
+            precondition(symbol >= 0 && symbol < symbols.count && !isFree[symbol], "free list: \(symbol) out of range or twice")
+            isFree[symbol] = true
+            let state = symbols[symbol]
+            precondition(state.kind == .retired && !state.isBasic && users.isEmpty(symbol), "free symbol \(symbol) still in use")
+            precondition(reducedCosts[symbol].isZero && state.value == 0, "free symbol \(symbol) carries a cost or value")
+            precondition(state.candidateSlot < 0 && state.infeasibleSlot < 0 && state.editSlot < 0, "free symbol \(symbol) on a list")
+        }
+        for symbol in symbols.indices where symbols[symbol].kind == .retired {
+            precondition(isFree[symbol], "retired symbol \(symbol) not on the free list (leaked)")
+        }
+        for (slot, symbol) in candidates.enumerated() {
+            precondition(Int(symbols[symbol].candidateSlot) == slot, "candidate slot of \(symbol)")
+        }
+        for (slot, symbol) in infeasible.enumerated() {
+            precondition(Int(symbols[symbol].infeasibleSlot) == slot, "infeasible slot of \(symbol)")
+        }
     }
 }

@@ -30,29 +30,47 @@ extension ConstraintSystem {
         checked.reserveCapacity(16)
         let ancestry = ItemAncestry(self)
         for index in constraints.indices {
-            let relation = constraints[index].relation
             let priority = constraints[index].priority
             let level = priority.value.isThousand ? 0 : levelOf[priority] ?? 0
-            let constant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &checked)
-            if constant.isRoundedOnce && checked.allSatisfy({ $0.coefficient.isRoundedOnce }) {
-                rows.append(LinearRow(
-                    terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
-                    // An exact zero is +0, as the exact value's rounding gives.
-                    constant: constant.value == 0 ? 0 : constant.value,
-                    relation: relation, level: level, constraintIndex: index))
-                continue
-            }
-            // Several roundings (0.1 + 8, 1 − 0.3): exact in small fractions, rounded once at the end.
-            let fractionConstant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &fractions)
-            if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
-                rows.append(LinearRow(
-                    terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
-                    constant: constant, relation: relation, level: level, constraintIndex: index))
-                continue
-            }
-            rows.append(exactRow(constraints[index], index, level))
+            rows.append(roundedOnceRow(index, level: level, ancestry: ancestry, checked: &checked, fractions: &fractions)
+                ?? exactRow(constraints[index], index, level))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
+    }
+
+    /// Constraint `index` lowered at `level` as ``loweredRoundingOnce(exactRow:)`` lowers it
+    /// (each number the exact lowering's rounded to `Double` once), for a caller that lowers
+    /// a few rows anew (an incremental driver, each pass); nil where only exact arithmetic
+    /// gives that row (the caller then lowers it exactly and rounds).
+    public func loweredRoundingOnce(_ index: Int, level: Int) -> LinearRow<Double>? {
+        var checked: [LinearTerm<CheckedDouble>] = []
+        var fractions: [LinearTerm<SmallFraction>] = []
+        return roundedOnceRow(index, level: level, ancestry: nil, checked: &checked, fractions: &fractions)
+    }
+
+    /// One row of ``loweredRoundingOnce(exactRow:)``: in checked `Double`, else in small
+    /// fractions; nil when neither keeps every number rounded once.
+    private func roundedOnceRow(
+        _ index: Int, level: Int, ancestry: ItemAncestry?,
+        checked: inout [LinearTerm<CheckedDouble>], fractions: inout [LinearTerm<SmallFraction>]
+    ) -> LinearRow<Double>? {
+        let relation = constraints[index].relation
+        let constant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &checked)
+        if constant.isRoundedOnce && checked.allSatisfy({ $0.coefficient.isRoundedOnce }) {
+            return LinearRow(
+                terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
+                // An exact zero is +0, as the exact value's rounding gives.
+                constant: constant.value == 0 ? 0 : constant.value,
+                relation: relation, level: level, constraintIndex: index)
+        }
+        // Several roundings (0.1 + 8, 1 − 0.3): exact in small fractions, rounded once at the end.
+        let fractionConstant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &fractions)
+        if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
+            return LinearRow(
+                terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
+                constant: constant, relation: relation, level: level, constraintIndex: index)
+        }
+        return nil
     }
 
     /// The largest magnitude among the numbers lowering reads: multipliers, constants, row

@@ -194,22 +194,58 @@ import Testing
         }
     }
 
+    /// A driver (no ambiguity estimate) that has answered the first pass of `familyName`'s
+    /// steps on the form family.
+    static func driverAfterFirstPass(
+        _ familyName: String, size: Int, steps: Int, seed: UInt64
+    ) throws -> (IncrementalPassSolver, UpdateSequence) {
+        let family = try #require(SequenceFamilies.named(familyName))
+        let form = try #require(Families.named("form"))
+        let generated = try #require(generateSequence(family: family, base: form, size: size, steps: steps, seed: seed))
+        var driver = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
+        _ = try driver.solveNextPass([])
+        return (driver, generated.sequence)
+    }
+
     /// The incremental path never rebuilds from scratch on the realistic families: the
     /// solver's pivots per pass stay small and its storage does not grow with the passes.
     @Test(arguments: ["drag", "priority-toggle", "cell-reuse", "keyboard"])
     func longSequencesKeepStorageFlat(_ familyName: String) throws {
-        let family = try #require(SequenceFamilies.named(familyName))
-        let form = try #require(Families.named("form"))
-        let generated = try #require(generateSequence(family: family, base: form, size: 20, steps: 2_000, seed: 3))
-        var driver = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
-        _ = try driver.solveNextPass([])
+        var (driver, sequence) = try Self.driverAfterFirstPass(familyName, size: 20, steps: 2_000, seed: 3)
         var sizes: [Int] = []
-        for (k, steps) in generated.sequence.updates.enumerated() {
+        for (k, steps) in sequence.updates.enumerated() {
             _ = try driver.solveNextPass(steps)
             if k % 500 == 499 { sizes.append(driver.solver.storedTermCount + driver.solver.symbolCount) }
         }
         #expect(sizes.count == 4)
         #expect(sizes.max()! <= 2 * sizes.min()!, "\(familyName): storage \(sizes)")
+    }
+
+    /// Families that add and remove rows and views: retired symbols, constraint ids and
+    /// removed views' variable numbers are recycled, so the solver's storage is bounded by
+    /// the largest system it has held, not by the steps taken.
+    @Test(arguments: ["rows-insert-delete", "random-steps", "conflict-then-remove", "readd-after-conflict"])
+    func addingAndRemovingKeepsStorageBoundedByTheLiveSystem(_ familyName: String) throws {
+        var (driver, sequence) = try Self.driverAfterFirstPass(familyName, size: 6, steps: 800, seed: 5)
+        var largestVariables = driver.current.variableCount
+        var largestConstraints = driver.current.constraints.count
+        for (k, steps) in sequence.updates.enumerated() {
+            _ = try driver.solveNextPass(steps)
+            largestVariables = max(largestVariables, driver.current.variableCount)
+            largestConstraints = max(largestConstraints, driver.current.constraints.count)
+            // Per constraint a marker and at most one more symbol; per variable one symbol.
+            let bound = largestVariables + 2 * largestConstraints
+            #expect(driver.solver.symbolCount <= bound, "\(familyName) pass \(k + 2): \(driver.solver.symbolCount) symbols, bound \(bound)")
+            #expect(driver.solver.recordCapacity <= largestConstraints,
+                    "\(familyName) pass \(k + 2): \(driver.solver.recordCapacity) record ids, at most \(largestConstraints) held")
+            if driver.solver.symbolCount > bound { break }
+        }
+        driver.solver._checkInvariants()
+        #expect(sequence.updates.count >= 400, "\(familyName): a long sequence")
+        // Symbol and terms stored: within a constant factor of the live system's size.
+        let live = driver.current.variableCount + 2 * driver.current.constraints.count
+        #expect(driver.solver.storedTermCount <= 16 * max(largestVariables + 2 * largestConstraints, live) + 1_024,
+                "\(familyName): \(driver.solver.storedTermCount) terms stored")
     }
 }
 
