@@ -7,7 +7,7 @@ import Testing
 /// starts, while it judges, while it reduces or writes, and resumed each time, ends with the
 /// findings of an uninterrupted run, leaves no temporary file, and never a worker behind.
 @Suite(.serialized) struct RepeatedKillTests {
-    static let arguments = IsolationTests.common + ["--cases", "60", "--backend", "exact,gaussian,test-trap", "--jobs", "2"]
+    static let arguments = IsolationTests.common + ["--cases", "200", "--backend", "exact,gaussian,test-trap", "--jobs", "2"]
     static let environment = ["LAYOUTBENCH_TEST_BACKENDS": "1"]
 
     @Test(arguments: [UInt64(18), 1_018])
@@ -24,7 +24,7 @@ import Testing
             let arguments = Self.arguments + ["--out", url.path] + (resume ? ["--resume"] : [])
             // A moment from the start to a few seconds in: in the parent's setup, among the
             // workers' cases, in a reduction, in a write.
-            let moment = Duration.milliseconds(Int.random(in: 50...2_500, using: &random))
+            let moment = Duration.milliseconds(Int.random(in: 50...1_500, using: &random))
             let started = ContinuousClock.now
             var workers: Set<pid_t> = []
             var killed = false
