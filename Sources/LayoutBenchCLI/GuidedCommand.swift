@@ -50,14 +50,10 @@ struct GuidedSeedsCommand: ParsableCommand {
             for (name, bytes) in GuidedSeeds.fromFamilies() { try write(name, bytes) }
         }
         for file in CorpusReplay.layoutFiles(under: paths) {
-            do {
-                let text = try String(contentsOfFile: file, encoding: .utf8)
-                let name = file.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".layout", with: "")
-                try write(name, try GuidedSeeds.fromLayout(text, file: file))
-            } catch let error as LayoutError {
-                printError("\(error)")
-                throw ExitStatus.invalidInput
-            }
+            // A file that does not parse is a LayoutError: the exit contract reports it (status 2).
+            let text = try InputFile.text(at: file)
+            let name = file.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".layout", with: "")
+            try write(name, try GuidedSeeds.fromLayout(text, file: file))
         }
         print("guided seeds: \(written) inputs in \(out)")
     }

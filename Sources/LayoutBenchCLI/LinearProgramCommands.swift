@@ -50,17 +50,10 @@ struct ImportMPSCommand: ParsableCommand {
     }
 }
 
-/// Reads an MPS file, turning reader errors into the CLI's positioned message and status 2.
+/// Reads an MPS file; reader errors are positioned and map to status 2 through the exit
+/// contract (`ExitStatus.typed`).
 func readProgram(_ file: String) throws -> ExactLinearProgram {
-    do {
-        return try MPSReader.read(path: file)
-    } catch let error as MPSError {
-        printError(error.description)
-        throw ExitCode(2)
-    } catch let error as CompressedInput.ReadError {
-        printError(error.description)
-        throw ExitCode(2)
-    }
+    try MPSReader.read(path: file)
 }
 
 /// One LP solve by any of the backends `solve-lp` and `bench-netlib` know.
