@@ -86,6 +86,10 @@ public struct CassowarySolver: Sendable {
     var budgetPerCall = false
     /// Σ terms over the records' own rows: the size a refactorised tableau has.
     var originalTerms = 0
+    /// Per symbol, how many held records name it (external symbols only; 0 for the rest):
+    /// a removal that takes the count to 0 purges the variable from the tableau
+    /// (``purgeUnnamed(_:changed:)``).
+    var namingRecords: [Int32] = []
 
     /// Variables numbered this far above `denseBase` or more are looked up in a dictionary.
     static let denseLimit = 1 << 22
@@ -240,6 +244,7 @@ public struct CassowarySolver: Sendable {
             if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
             liveCount += 1
             originalTerms += record.count
+            countNames(in: record, by: 1)
             if id < records.count {
                 freeRecords.removeLast()
                 records[id] = consume record
@@ -288,6 +293,16 @@ public struct CassowarySolver: Sendable {
     /// The constraint's own row (`Σ terms + constant = 0`, markers included).
     func row(of record: Record) -> Row {
         Row(constant: record.constraint.constant, terms: Array(recordTerms[record.start..<record.start + record.count]))
+    }
+
+    /// Adds `amount` to ``namingRecords`` for every external symbol `record` names.
+    mutating func countNames(in record: Record, by amount: Int32) {
+        if namingRecords.count < tableau.symbolCount {
+            namingRecords.append(contentsOf: repeatElement(0, count: tableau.symbolCount - namingRecords.count))
+        }
+        for index in record.start..<record.start + record.count where tableau.symbols[recordTerms[index].symbol].kind == .external {
+            namingRecords[recordTerms[index].symbol] += amount
+        }
     }
 
     private mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
@@ -683,11 +698,13 @@ public struct CassowarySolver: Sendable {
         let saved = (liveCount, originalTerms, recordGarbage, recordTerms.count)
         let markers = [record.marker, record.other].filter { $0 >= 0 }.map { ($0, tableau.symbols[$0].kind, tableau.symbols[$0].costLevel) }
         let checkpoint = tableau.beginAttempt()
+        countNames(in: record, by: -1)
         do {
             try remove(handle.id)
             tableau.commitAttempt()
         } catch {
             tableau.rollBack(to: checkpoint)
+            countNames(in: record, by: 1)
             for (symbol, kind, costLevel) in markers {
                 tableau.symbols[symbol].kind = kind
                 tableau.symbols[symbol].costLevel = costLevel
@@ -762,8 +779,40 @@ public struct CassowarySolver: Sendable {
             tableau.updateCandidacy(symbol)
             tableau.updateFeasibility(symbol)
         }
+        for index in record.start..<record.start + record.count {
+            let symbol = recordTerms[index].symbol
+            if tableau.symbols[symbol].kind == .external && namingRecords[symbol] == 0 { purgeUnnamed(symbol, changed: &changed) }
+        }
         tableau.refreshValues(of: changed)
         try reoptimize(.keepsRequiredFeasible)
+    }
+
+    /// Takes a variable that no held constraint names any more out of every row.
+    ///
+    /// In exact arithmetic the removal of the last constraint naming it leaves it non-basic
+    /// with an empty column: every row is then a combination of the constraints held, none of
+    /// which names it. Rounding can leave it basic, or named by rows with a residue (after
+    /// `remove view v1` with a `1e-9 * v1.left` and a `0.9999999 * v1.left`, a coefficient of
+    /// 3.3e-10 in `v6.left`'s row): a free symbol of zero cost, which the next dual simplex
+    /// took as its entering symbol and divided by, writing rows of 3e9 and values of 3e18
+    /// whose rounding moved the views left by hundreds of points. A basic one's users take its
+    /// definition (their reduced forms do not change) and its row goes; residue in other rows
+    /// is dropped; it is then fresh, and ``recycle(_:id:)`` forgets it.
+    private mutating func purgeUnnamed(_ symbol: Int, changed: inout [Int]) {
+        if tableau.symbols[symbol].isBasic {
+            let definition = tableau.row(symbol)
+            for user in Array(tableau.users[symbol]) {
+                tableau.setRow(user, substituting: symbol, by: definition)
+                changed.append(user)
+            }
+            tableau.setRow(symbol, nil)
+        }
+        for user in Array(tableau.users[symbol]) {
+            tableau.setRow(user, substituting: symbol, by: Row(constant: 0, terms: []))
+            changed.append(user)
+        }
+        tableau.setValue(symbol, 0)
+        if !tableau.reducedCosts[symbol].isZero { tableau.setReducedCost(symbol, LexVector()) }
     }
 
     /// After a removal commits: the record's id, its retired markers and the variables it
@@ -800,28 +849,53 @@ public struct CassowarySolver: Sendable {
     /// kiwi's choice of the row a non-basic marker enters through: the restricted row it
     /// drives to zero first when growing, else the restricted row it drives to zero first when
     /// shrinking, else any unrestricted row; so the point stays feasible.
+    ///
+    /// Where kiwi takes any row (among unrestricted rows, and among restricted rows whose
+    /// ratios tie), this takes the one where the marker weighs most against the row's own
+    /// coefficients (``relativePivot(_:in:)``): the marker's new row is that row divided by
+    /// the pivot element, so a small one multiplies everything else. After `v4.left ==
+    /// -1e-9 * v1.left` the marker of `v1.left == 0` reached `v4.left` with 1e-9 and `v1.left`
+    /// with 1; pivoting on the first (kiwi's first unrestricted row) wrote rows of 1e9 and
+    /// values of 1e18, whose rounding (~100) became the positions of views left after `remove
+    /// view v1`.
     private mutating func markerLeavingRow(_ marker: Int) -> Int? {
         let column = tableau.column(of: marker)
         let pivotTolerance = tableau.tolerance.pivot
         var first = -1
         var firstRatio = Double.infinity
+        var firstPivot = 0.0
         var second = -1
         var secondRatio = Double.infinity
+        var secondPivot = 0.0
         var third = -1
+        var thirdPivot = 0.0
+        /// Whether `ratio` (with relative pivot `pivot`) beats the best so far: a smaller
+        /// ratio, or a tie (within the decision precision) with a larger pivot.
+        func beats(_ ratio: Double, _ pivot: Double, _ bestRatio: Double, _ bestPivot: Double) -> Bool {
+            let tie = Tolerance.decision * min(ratio, bestRatio)
+            if ratio < bestRatio - tie { return true }
+            return ratio <= bestRatio + tie && pivot > bestPivot
+        }
         for term in column where abs(term.coefficient) > pivotTolerance {
             let symbol = term.symbol
             switch tableau.symbols[symbol].kind {
             case .retired: continue
             case .external:
-                if third < 0 { third = symbol }
+                let pivot = relativePivot(term.coefficient, in: symbol)
+                if third < 0 || pivot > thirdPivot { third = symbol; thirdPivot = pivot }
             case .slack, .error, .dummy:
                 let value = max(tableau.symbols[symbol].value, 0)
+                let pivot = relativePivot(term.coefficient, in: symbol)
                 if term.coefficient < 0 {
                     let ratio = value / -term.coefficient
-                    if ratio < firstRatio { first = symbol; firstRatio = ratio }
+                    if first < 0 || beats(ratio, pivot, firstRatio, firstPivot) {
+                        first = symbol; firstRatio = ratio; firstPivot = pivot
+                    }
                 } else {
                     let ratio = value / term.coefficient
-                    if ratio < secondRatio { second = symbol; secondRatio = ratio }
+                    if second < 0 || beats(ratio, pivot, secondRatio, secondPivot) {
+                        second = symbol; secondRatio = ratio; secondPivot = pivot
+                    }
                 }
             }
         }
@@ -829,6 +903,16 @@ public struct CassowarySolver: Sendable {
         if first >= 0 { return first }
         if second >= 0 { return second }
         return third >= 0 ? third : nil
+    }
+
+    /// `|pivot|` against the largest coefficient of `symbol`'s own row (and the pivot itself):
+    /// how far dividing that row by the pivot would magnify it. Invariant under scaling the
+    /// row's symbol, unlike `|pivot|` alone; the own row stands in for the reduced one (what
+    /// the division actually applies to), which would cost a BTRAN per candidate.
+    private func relativePivot(_ pivot: Double, in symbol: Int) -> Double {
+        var largest = abs(pivot)
+        for index in tableau.symbols[symbol].rowRange { largest = max(largest, abs(tableau.terms[index].coefficient)) }
+        return abs(pivot) / largest
     }
 
     // MARK: Edit variables
