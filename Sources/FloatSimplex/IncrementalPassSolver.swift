@@ -86,6 +86,10 @@ public struct IncrementalPassSolver: Sendable {
     /// Positions whose constant changed by a known amount (no lowering needed), in no order.
     private var shifted: [Int] = []
     private var requiredChanged = false
+    /// Keys of the required constraints that this pass removed, took out or changed (held or
+    /// broken): a broken constraint whose explanation names none of them, and which is not
+    /// among them, still conflicts with the same held rows, and the walk does not retry it.
+    private var changedRequired: Set<Int> = []
     /// A solver call failed mid-pass: the next pass starts from a new solver.
     private var needsRebuild = true
     private let conflictFilterLimit: Int
@@ -169,6 +173,7 @@ public struct IncrementalPassSolver: Sendable {
             needsRebuild = true
             dirty.removeAll()
             shifted.removeAll()
+            changedRequired.removeAll()
             switch error {
             case .budgetExceeded:
                 return BackendResult(
@@ -228,7 +233,10 @@ public struct IncrementalPassSolver: Sendable {
                 if !entry.isNew && recordsRowSteps { trace(.remove(key: entry.key)) }
                 if !entry.isNew && !entry.priority.isRequired { priorityCounts[entry.priority, default: 1] -= 1 }
                 guard let handle = entry.handle else { continue }
-                if entry.priority.isRequired { requiredChanged = true }
+                if entry.priority.isRequired {
+                    requiredChanged = true
+                    changedRequired.insert(entry.key)
+                }
                 if needsRebuild { continue }
                 do {
                     try solver.removeConstraint(handle)
@@ -360,14 +368,20 @@ public struct IncrementalPassSolver: Sendable {
                 entry.priority = constraint.priority
             }
             guard let handle = entry.handle else {
-                if constraint.priority.isRequired { requiredChanged = true }
+                if constraint.priority.isRequired {
+                    requiredChanged = true
+                    changedRequired.insert(entry.key)
+                }
                 continue
             }
             if old.terms == row.terms && old.relation == row.relation && old.strength == row.strength {
                 if old.constant != row.constant {
                     constants.append((handle, row.constant))
                     // A broken constraint may hold now (the walk runs only if one is broken).
-                    if constraint.priority.isRequired { requiredChanged = true }
+                    if constraint.priority.isRequired {
+                        requiredChanged = true
+                        changedRequired.insert(entry.key)
+                    }
                 }
                 continue
             }
@@ -388,7 +402,12 @@ public struct IncrementalPassSolver: Sendable {
                 throw Self.failure(error)
             }
             entry.handle = nil
-            if constraint.priority.isRequired { requiredChanged = true } else { newOptional.append(index) }
+            if constraint.priority.isRequired {
+                requiredChanged = true
+                changedRequired.insert(entry.key)
+            } else {
+                newOptional.append(index)
+            }
         }
         if !shifted.isEmpty {
             let relowered = Set(dirty)
@@ -403,7 +422,10 @@ public struct IncrementalPassSolver: Sendable {
                 entry.row.constant += delta
                 if recordsRowSteps { trace(.setConstant(key: entry.key, constant: entry.row.constant)) }
                 if let handle = entry.handle { constants.append((handle, entry.row.constant)) }
-                if entry.priority.isRequired { requiredChanged = true }
+                if entry.priority.isRequired {
+                    requiredChanged = true
+                    changedRequired.insert(entry.key)
+                }
             }
             shifted.removeAll(keepingCapacity: true)
         }
@@ -413,6 +435,7 @@ public struct IncrementalPassSolver: Sendable {
             try walkRequired()
             requiredChanged = false
         }
+        changedRequired.removeAll(keepingCapacity: true)
         for index in newOptional {
             do {
                 entries[index].handle = try solver.addConstraint(entries[index].row)
@@ -442,7 +465,10 @@ public struct IncrementalPassSolver: Sendable {
                 } catch {
                     throw Self.failure(error)
                 }
-                if let index = entries.firstIndex(where: { $0.handle == change.handle }) { entries[index].handle = nil }
+                if let index = entries.firstIndex(where: { $0.handle == change.handle }) {
+                    entries[index].handle = nil
+                    changedRequired.insert(entries[index].key)
+                }
                 requiredChanged = true
             } catch {
                 throw Self.failure(error)
@@ -461,6 +487,10 @@ public struct IncrementalPassSolver: Sendable {
         var k = 0
         while k < queue.count {
             let candidate = queue[k]
+            if stillConflicts(candidate) {
+                k += 1
+                continue
+            }
             let conflict: [ConstraintHandle]
             do throws(CassowaryError) {
                 let handle = try solver.addConstraint(entries[candidate].row)
@@ -487,6 +517,7 @@ public struct IncrementalPassSolver: Sendable {
                     throw Self.failure(error)
                 }
                 entries[position].handle = nil
+                changedRequired.insert(entries[position].key)
                 positionOfHandle[handle.id] = nil
                 // Walked again after the candidate, in file order.
                 var slot = k + 1
@@ -494,6 +525,20 @@ public struct IncrementalPassSolver: Sendable {
                 queue.insert(position, at: slot)
             }
         }
+    }
+
+    /// Whether a broken constraint certainly still conflicts: neither it nor any held row of
+    /// its explanation (the required rows it was found infeasible with, all before it in file
+    /// order) changed or went this pass, so the same rows still prove it infeasible. Adding a
+    /// required row never mends a broken one (rows are appended after it; more rows, fewer
+    /// points), so a pass that only adds or breaks required rows retries none of the old
+    /// broken ones — the walk's cost is then the new rows', not every broken row's again
+    /// (which made conflict-then-remove and readd-after-conflict passes grow with the
+    /// number of broken rows).
+    private func stillConflicts(_ position: Int) -> Bool {
+        let entry = entries[position]
+        guard !entry.explanation.isEmpty, !changedRequired.contains(entry.key) else { return false }
+        return !entry.explanation.contains { changedRequired.contains($0) }
     }
 
     /// `constraint` lowered as the fresh backend lowers it (exactly, then each number rounded
