@@ -80,7 +80,19 @@ public struct IncrementalPassSolver: Sendable {
     private var freeSerials: [Int] = []
     private var labels = PriorityLabels()
     /// How many current optional constraints have each priority.
-    private var priorityCounts: [Priority: Int] = [:]
+    private var priorityCounts: [Priority: Int] = [:] {
+        didSet { labelsInUse = nil }
+    }
+    /// The solver labels of the priorities in use, ascending (nil: recompute): read by every
+    /// answer, changed only with ``priorityCounts``.
+    private var labelsInUse: [Int]?
+    /// False only when the last walk left no required row broken and none has lost its row or
+    /// been added since: a pass that changes required constants then needs no walk (a scan of
+    /// every entry otherwise; a drag at 100 views changes a required row every pass).
+    private var mayHaveBroken = true
+    /// ``answer()``'s scratch: the values by stable variable (entries beyond the current
+    /// variables are stale and never read: no row names a variable the system lacks).
+    private var stableValues: [Double] = []
     /// Positions changed by the current pass (constant, priority, new), in no order.
     private var dirty: [Int] = []
     /// Positions whose constant changed by a known amount (no lowering needed), in no order.
@@ -90,6 +102,9 @@ public struct IncrementalPassSolver: Sendable {
     /// broken): a broken constraint whose explanation names none of them, and which is not
     /// among them, still conflicts with the same held rows, and the walk does not retry it.
     private var changedRequired: Set<Int> = []
+    /// The key of the entry each solver handle belongs to (by handle id; stale for ids not
+    /// held, which ``position(of:)`` checks). Entries' keys ascend in file order.
+    private var keyOfHandle: [Int] = []
     /// A solver call failed mid-pass: the next pass starts from a new solver.
     private var needsRebuild = true
     private let conflictFilterLimit: Int
@@ -317,6 +332,7 @@ public struct IncrementalPassSolver: Sendable {
             dirty = Array(entries.indices)
             shifted = []
             requiredChanged = true
+            mayHaveBroken = true
             needsRebuild = false
         }
         dirty.sort()
@@ -346,6 +362,7 @@ public struct IncrementalPassSolver: Sendable {
                 if recordsRowSteps { trace(.add(key: entry.key, row: row)) }
                 if constraint.priority.isRequired {
                     requiredChanged = true
+                    mayHaveBroken = true
                 } else {
                     priorityCounts[constraint.priority, default: 0] += 1
                     newOptional.append(index)
@@ -404,6 +421,7 @@ public struct IncrementalPassSolver: Sendable {
             entry.handle = nil
             if constraint.priority.isRequired {
                 requiredChanged = true
+                mayHaveBroken = true
                 changedRequired.insert(entry.key)
             } else {
                 newOptional.append(index)
@@ -432,13 +450,15 @@ public struct IncrementalPassSolver: Sendable {
         dirty.removeAll(keepingCapacity: true)
         try changeConstants(constants)
         if requiredChanged {
-            try walkRequired()
+            if mayHaveBroken { try walkRequired() }
             requiredChanged = false
         }
         changedRequired.removeAll(keepingCapacity: true)
         for index in newOptional {
             do {
-                entries[index].handle = try solver.addConstraint(entries[index].row)
+                let handle = try solver.addConstraint(entries[index].row)
+                entries[index].handle = handle
+                noteHandle(handle, of: index)
             } catch {
                 throw Self.failure(error)
             }
@@ -470,6 +490,7 @@ public struct IncrementalPassSolver: Sendable {
                     changedRequired.insert(entries[index].key)
                 }
                 requiredChanged = true
+                mayHaveBroken = true
             } catch {
                 throw Self.failure(error)
             }
@@ -477,17 +498,23 @@ public struct IncrementalPassSolver: Sendable {
     }
 
     /// Makes the held required rows exactly those §5.1's walk keeps (see the type's comment).
+    ///
+    /// Linear in the entries only through one scan for broken rows: a conflict's members are
+    /// found through ``keyOfHandle`` and a binary search over the keys (ascending in file
+    /// order), not through a map of every held row rebuilt each walk (which, with the copy of
+    /// every entry it made, was most of a conflict-then-remove pass at 100 views).
     private mutating func walkRequired() throws(PassFailure) {
-        var queue = entries.indices.filter { entries[$0].handle == nil && entries[$0].priority.isRequired }
-        guard !queue.isEmpty else { return }
-        var positionOfHandle: [Int: Int] = [:]
-        for (index, entry) in entries.enumerated() where entry.priority.isRequired {
-            if let handle = entry.handle { positionOfHandle[handle.id] = index }
+        var queue: [Int] = []
+        for index in entries.indices where entries[index].handle == nil && entries[index].row.strength.isRequired {
+            queue.append(index)
         }
+        var broken = false
+        defer { mayHaveBroken = broken }
         var k = 0
         while k < queue.count {
             let candidate = queue[k]
             if stillConflicts(candidate) {
+                broken = true
                 k += 1
                 continue
             }
@@ -495,7 +522,7 @@ public struct IncrementalPassSolver: Sendable {
             do throws(CassowaryError) {
                 let handle = try solver.addConstraint(entries[candidate].row)
                 entries[candidate].handle = handle
-                positionOfHandle[handle.id] = candidate
+                noteHandle(handle, of: candidate)
                 k += 1
                 continue
             } catch .unsatisfiable(let members) {
@@ -503,9 +530,11 @@ public struct IncrementalPassSolver: Sendable {
             } catch {
                 throw Self.failure(error)
             }
-            let later = conflict.compactMap { positionOfHandle[$0.id] }.filter { $0 > candidate }.sorted()
+            let positions = conflict.compactMap { position(of: $0) }
+            let later = positions.filter { $0 > candidate }.sorted()
             if later.isEmpty {
-                entries[candidate].explanation = conflict.compactMap { positionOfHandle[$0.id] }.map { entries[$0].key }
+                entries[candidate].explanation = positions.map { entries[$0].key }
+                broken = true
                 k += 1  // broken: infeasible with kept constraints before it
                 continue
             }
@@ -518,13 +547,34 @@ public struct IncrementalPassSolver: Sendable {
                 }
                 entries[position].handle = nil
                 changedRequired.insert(entries[position].key)
-                positionOfHandle[handle.id] = nil
                 // Walked again after the candidate, in file order.
                 var slot = k + 1
                 while slot < queue.count && queue[slot] < position { slot += 1 }
                 queue.insert(position, at: slot)
             }
         }
+    }
+
+    /// Remembers which entry a new handle belongs to (handles are the solver's record ids,
+    /// reused after removals, so an entry's is written whenever it gets one).
+    private mutating func noteHandle(_ handle: ConstraintHandle, of position: Int) {
+        if handle.id >= keyOfHandle.count {
+            keyOfHandle.append(contentsOf: repeatElement(-1, count: handle.id + 1 - keyOfHandle.count))
+        }
+        keyOfHandle[handle.id] = entries[position].key
+    }
+
+    /// The position of the entry holding `handle`, if one does.
+    private func position(of handle: ConstraintHandle) -> Int? {
+        guard handle.id >= 0, handle.id < keyOfHandle.count else { return nil }
+        let key = keyOfHandle[handle.id]
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].key < key { low = mid + 1 } else { high = mid }
+        }
+        guard low < entries.count, entries[low].key == key, entries[low].handle == handle else { return nil }
+        return low
     }
 
     /// Whether a broken constraint certainly still conflicts: neither it nor any held row of
@@ -536,9 +586,9 @@ public struct IncrementalPassSolver: Sendable {
     /// (which made conflict-then-remove and readd-after-conflict passes grow with the
     /// number of broken rows).
     private func stillConflicts(_ position: Int) -> Bool {
-        let entry = entries[position]
-        guard !entry.explanation.isEmpty, !changedRequired.contains(entry.key) else { return false }
-        return !entry.explanation.contains { changedRequired.contains($0) }
+        guard !entries[position].explanation.isEmpty else { return false }
+        if changedRequired.isEmpty { return true }
+        return !changedRequired.contains(entries[position].key) && !entries[position].explanation.contains { changedRequired.contains($0) }
     }
 
     /// `constraint` lowered as the fresh backend lowers it (exactly, then each number rounded
@@ -577,27 +627,39 @@ public struct IncrementalPassSolver: Sendable {
 
     // MARK: The answer
 
-    private func answer() throws(PassFailure) -> BackendResult {
+    private mutating func answer() throws(PassFailure) -> BackendResult {
         let system = replay.current
         let variableCount = system.variableCount
         var values = [Double](repeating: 0, count: variableCount)
         // The values by stable variable too, for the objective's rows (which name stable
         // variables): one array read per term instead of a lookup in the solver.
-        var stableValues = [Double](repeating: 0, count: 4 * nextSerial)
+        var stableValue = self.stableValues
+        self.stableValues = []  // so that `stableValue` is unique
+        defer { self.stableValues = stableValue }
+        if stableValue.count < 4 * nextSerial {
+            stableValue.append(contentsOf: repeatElement(0, count: 4 * nextSerial - stableValue.count))
+        }
         for variable in 0..<variableCount {
             let stable = stableVariable(variable)
             let value = solver.value(of: stable)
             values[variable] = value
-            stableValues[stable.index] = value
+            stableValue[stable.index] = value
         }
         // Levels in use, by their solver labels (ascending label = descending priority);
         // entries are matched by label, an integer, not by hashing their priorities.
-        var labelsInUse: [Int] = []
-        var labels = self.labels
-        for (priority, count) in priorityCounts where count > 0 {
-            if let label = labels.label(for: priority) { labelsInUse.append(label) }
+        let labelsInUse: [Int]
+        if let cached = self.labelsInUse {
+            labelsInUse = cached
+        } else {
+            var found: [Int] = []
+            var labels = self.labels
+            for (priority, count) in priorityCounts where count > 0 {
+                if let label = labels.label(for: priority) { found.append(label) }
+            }
+            found.sort()
+            labelsInUse = found
+            self.labelsInUse = found
         }
-        labelsInUse.sort()
         var objective = [Double](repeating: 0, count: labelsInUse.count)
         var broken: [Int] = []
         for index in entries.indices {
@@ -612,7 +674,7 @@ public struct IncrementalPassSolver: Sendable {
                 if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
             }
             guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
-            objective[low] += entries[index].row.error { stableValues[$0.index] }
+            objective[low] += entries[index].row.error { stableValue[$0.index] }
         }
         var ambiguous: [Unknown] = []
         if reportsAmbiguity {
@@ -696,6 +758,12 @@ extension Array {
     /// Removes the elements at ascending offsets, moving each survivor once.
     mutating func remove(atSortedOffsets offsets: [Int]) {
         guard !offsets.isEmpty else { return }
+        if offsets.count <= 4 {
+            // A few: each removal moves the tail's storage as it is (no copy of an element
+            // and its references, which the loop below makes for every survivor).
+            for offset in offsets.reversed() { remove(at: offset) }
+            return
+        }
         var write = offsets[0]
         var next = 0
         for read in offsets[0]..<count {
