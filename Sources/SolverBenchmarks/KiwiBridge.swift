@@ -30,8 +30,8 @@ public enum KiwiBridge {
             group = workload.groupSize
             strengths = workload.kiwiStrengths
             constraints = workload.constraints.map(Row.init)
-            edits = workload.edits.map { Edit(variable: $0.variable.index, level: $0.strength.level) }
-            suggestions = workload.suggestions.map { step in step.map { Suggestion(variable: $0.variable.index, value: $0.value) } }
+            edits = workload.edits.map { Edit(variable: $0.variable.index, number: $0.strength.level) }
+            suggestions = workload.suggestions.map { step in step.map { Suggestion(variable: $0.variable.index, number: $0.value) } }
         }
     }
 
@@ -56,48 +56,32 @@ public enum KiwiBridge {
         public var level: Int
 
         init(_ constraint: LinearConstraint) {
-            terms = constraint.terms.map { Term(variable: $0.variable.index, coefficient: $0.coefficient) }
+            terms = constraint.terms.map { Term(variable: $0.variable.index, number: $0.coefficient) }
             constant = constraint.constant
             op = constraint.relation.rawValue
             level = constraint.strength.level
         }
     }
 
-    /// `[variable, coefficient]`: a pair, as the driver reads it.
-    public struct Term: Encodable, Sendable {
+    /// `[variable, number]`: a pair, as the driver reads it (the index an integer, since it
+    /// indexes a list there).
+    public struct Pair<Number: Encodable & Sendable>: Encodable, Sendable {
         public var variable: Int
-        public var coefficient: Double
+        public var number: Number
 
         public func encode(to encoder: any Encoder) throws {
             var pair = encoder.unkeyedContainer()
             try pair.encode(variable)
-            try pair.encode(coefficient)
+            try pair.encode(number)
         }
     }
 
-    /// `[variable, level]`.
-    public struct Edit: Encodable, Sendable {
-        public var variable: Int
-        public var level: Int
-
-        public func encode(to encoder: any Encoder) throws {
-            var pair = encoder.unkeyedContainer()
-            try pair.encode(variable)
-            try pair.encode(level)
-        }
-    }
-
-    /// `[variable, value]`.
-    public struct Suggestion: Encodable, Sendable {
-        public var variable: Int
-        public var value: Double
-
-        public func encode(to encoder: any Encoder) throws {
-            var pair = encoder.unkeyedContainer()
-            try pair.encode(variable)
-            try pair.encode(value)
-        }
-    }
+    /// `[variable, coefficient]`.
+    public typealias Term = Pair<Double>
+    /// `[variable, level]`: an edit variable and its strength.
+    public typealias Edit = Pair<Int>
+    /// `[variable, value]`: one suggestion.
+    public typealias Suggestion = Pair<Double>
 
     /// One row-level step of a pass: `{"op": "add", "key", "terms", "constant", "rel", "level"}`,
     /// `{"op": "remove", "key"}` or `{"op": "set", "key", "constant"}`.
