@@ -662,19 +662,34 @@ public struct IncrementalPassSolver: Sendable {
         }
         var objective = [Double](repeating: 0, count: labelsInUse.count)
         var broken: [Int] = []
-        for index in entries.indices {
-            let level = entries[index].row.strength.level
-            if level == 0 {
-                if entries[index].handle == nil { broken.append(index) }
-                continue
+        // Through buffer pointers over locals (no closure here may capture `self`: it would
+        // copy the solver for every read).
+        entries.withUnsafeBufferPointer { entries in
+            stableValue.withUnsafeBufferPointer { stableValue in
+                objective.withUnsafeMutableBufferPointer { objective in
+                    for index in entries.indices {
+                        let level = entries[index].row.strength.level
+                        if level == 0 {
+                            if entries[index].handle == nil { broken.append(index) }
+                            continue
+                        }
+                        var low = 0, high = labelsInUse.count
+                        while low < high {
+                            let mid = (low + high) / 2
+                            if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
+                        }
+                        guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
+                        // The row's error (``LinearConstraint/error(at:)``), summed inline.
+                        var residual = entries[index].row.constant
+                        for term in entries[index].row.terms { residual += term.coefficient * stableValue[term.variable.index] }
+                        switch entries[index].row.relation {
+                        case .equal: objective[low] += abs(residual)
+                        case .lessThanOrEqual: objective[low] += max(0, residual)
+                        case .greaterThanOrEqual: objective[low] += max(0, -residual)
+                        }
+                    }
+                }
             }
-            var low = 0, high = labelsInUse.count
-            while low < high {
-                let mid = (low + high) / 2
-                if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
-            }
-            guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
-            objective[low] += entries[index].row.error { stableValue[$0.index] }
         }
         var ambiguous: [Unknown] = []
         if reportsAmbiguity {
