@@ -94,6 +94,29 @@ import Testing
             set w2 constant 20
             set w1 constant 10
             """),
+        // The walk retries a broken row only when it or a held row of its conflict changed
+        // this pass: each pass below changes one such row and nothing else that could mend it.
+        ("broken rows come back exactly when their conflict changes", """
+            \(pinned)
+            w1: a.width == 100
+            w2: a.width == 200
+            w3: a.width >= 150
+            h1: a.top == r.top + 0
+            layout
+            remove h1
+            layout
+            w4: a.width == 120
+            layout
+            remove w1
+            layout
+            set w2 constant 120
+            layout
+            set w4 constant 90
+            layout
+            w5: a.width <= 130
+            layout
+            set w3 constant 100
+            """),
         ("rotation and intrinsic sizes", """
             root r 375 667
             view a intrinsic 100 20
