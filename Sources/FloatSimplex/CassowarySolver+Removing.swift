@@ -75,21 +75,7 @@ extension CassowarySolver {
         }
         var changed: [Int] = []
         for symbol in [marker, record.other] where symbol >= 0 {
-            if tableau.symbols[symbol].isBasic {
-                // Rows that name the basic symbol take its definition instead, then it goes.
-                let definition = tableau.row(symbol)
-                for user in Array(tableau.users[symbol]) {
-                    tableau.setRow(user, substituting: symbol, by: definition)
-                    changed.append(user)
-                }
-                tableau.setRow(symbol, nil)
-            }
-            // Whatever still names it is cancellation residue of an eliminated constraint.
-            for user in Array(tableau.users[symbol]) {
-                tableau.setRow(user, substituting: symbol, by: Row(constant: 0, terms: []))
-                changed.append(user)
-            }
-            tableau.setValue(symbol, 0)
+            eliminate(symbol, changed: &changed)
             tableau.setReducedCost(symbol, LexVector())
             tableau.symbols[symbol].kind = .retired
             tableau.updateCandidacy(symbol)
@@ -111,10 +97,19 @@ extension CassowarySolver {
     /// `remove view v1` with a `1e-9 * v1.left` and a `0.9999999 * v1.left`, a coefficient of
     /// 3.3e-10 in `v6.left`'s row): a free symbol of zero cost, which the next dual simplex
     /// took as its entering symbol and divided by, writing rows of 3e9 and values of 3e18
-    /// whose rounding moved the views left by hundreds of points. A basic one's users take its
-    /// definition (their reduced forms do not change) and its row goes; residue in other rows
-    /// is dropped; it is then fresh, and ``recycle(_:id:)`` forgets it.
+    /// whose rounding moved the views left by hundreds of points. It is eliminated like a
+    /// removed marker (``eliminate(_:changed:)``); it is then fresh, and ``recycle(_:id:)``
+    /// forgets it.
     private mutating func purgeUnnamed(_ symbol: Int, changed: inout [Int]) {
+        eliminate(symbol, changed: &changed)
+        if !tableau.reducedCosts[symbol].isZero { tableau.setReducedCost(symbol, LexVector()) }
+    }
+
+    /// Takes `symbol` out of every row, adding the rows it rewrites to `changed`, and sets it
+    /// to 0: when basic, the rows that name it take its definition instead (their reduced
+    /// forms do not change) and its row goes; whatever still names it then is cancellation
+    /// residue of an eliminated constraint, and is dropped.
+    private mutating func eliminate(_ symbol: Int, changed: inout [Int]) {
         if tableau.symbols[symbol].isBasic {
             let definition = tableau.row(symbol)
             for user in Array(tableau.users[symbol]) {
@@ -128,7 +123,6 @@ extension CassowarySolver {
             changed.append(user)
         }
         tableau.setValue(symbol, 0)
-        if !tableau.reducedCosts[symbol].isZero { tableau.setReducedCost(symbol, LexVector()) }
     }
 
     /// After a removal commits: the record's id, its retired markers and the variables it
