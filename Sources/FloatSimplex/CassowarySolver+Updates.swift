@@ -138,7 +138,8 @@ extension CassowarySolver {
     /// held at once.
     public var recordCapacity: Int { records.count }
 
-    /// The tableau's and the records' free lists against what they list (debug builds, after
+    /// The tableau's and the records' free lists against what they list, and the count of
+    /// records naming each variable against the records (debug builds, after
     /// every public call that changes the constraints: on small solvers always, on large ones
     /// every 64th call, so that debug test runs stay linear).
     func _checkInvariants() {
@@ -153,6 +154,16 @@ extension CassowarySolver {
             precondition(isFree[id], "removed record id \(id) not on the free list (leaked)")
         }
         precondition(records.count - freeRecords.count == liveCount, "live count \(liveCount) against the records")
+        var naming = [Int32](repeating: 0, count: tableau.symbolCount)
+        for case let record? in records {
+            for index in record.start..<record.start + record.count where tableau.symbols[recordTerms[index].symbol].kind == .external {
+                naming[recordTerms[index].symbol] += 1
+            }
+        }
+        for symbol in naming.indices {
+            let counted = symbol < namingRecords.count ? namingRecords[symbol] : 0
+            precondition(counted == naming[symbol], "symbol \(symbol) named by \(naming[symbol]) records, counted \(counted)")
+        }
         #endif
     }
 
