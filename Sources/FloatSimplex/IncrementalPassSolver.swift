@@ -117,6 +117,11 @@ public struct IncrementalPassSolver: Sendable {
     /// list are always reported; a benchmark of per-step cost (kiwi reports no conflict)
     /// turns this off.
     public var reportsConflict = true
+    /// Whether results carry the objective (E(level) of every level in use: each optional
+    /// row evaluated, half of a drag pass at 100 views). Values, status and the broken list
+    /// are always reported; a benchmark of per-step cost (kiwi computes no objective) turns
+    /// this off, and its results then carry an empty objective.
+    public var reportsObjective = true
     /// At least the magnitude of every literal of the current system
     /// (``ConstraintSystem/largestLiteralMagnitude``): raised by every change, recomputed
     /// only after a view is added. Reading every literal of the system each pass (what
@@ -639,16 +644,19 @@ public struct IncrementalPassSolver: Sendable {
         if stableValue.count < 4 * nextSerial {
             stableValue.append(contentsOf: repeatElement(0, count: 4 * nextSerial - stableValue.count))
         }
+        let sumsObjective = reportsObjective
         for variable in 0..<variableCount {
             let stable = stableVariable(variable)
             let value = solver.value(of: stable)
             values[variable] = value
-            stableValue[stable.index] = value
+            if sumsObjective { stableValue[stable.index] = value }
         }
         // Levels in use, by their solver labels (ascending label = descending priority);
         // entries are matched by label, an integer, not by hashing their priorities.
         let labelsInUse: [Int]
-        if let cached = self.labelsInUse {
+        if !sumsObjective && !reportsAmbiguity {
+            labelsInUse = []
+        } else if let cached = self.labelsInUse {
             labelsInUse = cached
         } else {
             var found: [Int] = []
@@ -660,7 +668,7 @@ public struct IncrementalPassSolver: Sendable {
             labelsInUse = found
             self.labelsInUse = found
         }
-        var objective = [Double](repeating: 0, count: labelsInUse.count)
+        var objective = [Double](repeating: 0, count: sumsObjective ? labelsInUse.count : 0)
         var broken: [Int] = []
         // Through buffer pointers over locals (no closure here may capture `self`: it would
         // copy the solver for every read).
@@ -673,6 +681,7 @@ public struct IncrementalPassSolver: Sendable {
                             if entries[index].handle == nil { broken.append(index) }
                             continue
                         }
+                        if !sumsObjective { continue }
                         var low = 0, high = labelsInUse.count
                         while low < high {
                             let mid = (low + high) / 2
