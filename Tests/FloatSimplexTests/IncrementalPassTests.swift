@@ -195,6 +195,25 @@ import Testing
         }
     }
 
+    /// Without the objective (what the per-step benchmark asks), every pass still has the
+    /// same values, status and broken list, and an empty objective.
+    @Test func passesWithoutTheObjectiveAgreeOnEverythingElse() throws {
+        let form = try #require(Families.named("form"))
+        for name in ["conflict-then-remove", "random-steps"] {
+            let family = try #require(SequenceFamilies.named(name))
+            let sequence = try #require(generateSequence(family: family, base: form, size: 8, steps: 24, seed: 3)).sequence
+            var full = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
+            var bare = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
+            bare.reportsObjective = false
+            for (k, steps) in ([[]] + sequence.updates).enumerated() {
+                let a = try full.solveNextPass(steps).solution
+                let b = try bare.solveNextPass(steps).solution
+                #expect(b.objective.isEmpty, "\(name) pass \(k + 1)")
+                #expect(a.status == b.status && a.broken == b.broken && a.values == b.values, "\(name) pass \(k + 1)")
+            }
+        }
+    }
+
     /// A pass after no steps gives the same answer again.
     @Test func emptyPassRepeatsTheAnswer() throws {
         let sequence = try LayoutParser.parseSequence(Self.header + "layout\nlayout\n")
