@@ -54,6 +54,20 @@ public struct BasisFactorization: Sendable {
     private(set) var baseNonzeros = 0
     private(set) var etaNonzeros = 0
     private(set) var bitWidths = BitWidths()
+    /// The step that pivoted on each row and on each slot, and L and U by the other index
+    /// (`lowerByRow[i]`: the steps `k` whose `lower[k]` lists row `i`, with the multiplier;
+    /// `upperBySlot[s]`: the steps whose `upper` lists slot `s`): the sparse solves visit
+    /// only the steps a right-hand side reaches, in step order, so that a solve costs what
+    /// it touches rather than the size of the basis.
+    private var stepOfRow: [Int] = []
+    private var stepOfSlot: [Int] = []
+    private var lowerByRow: [[SparseEntry]] = []
+    private var upperBySlot: [[SparseEntry]] = []
+    /// Work vectors of the sparse solves, all zero between solves (only what a solve
+    /// touched is cleared after it, so that a solve never costs O(size)).
+    private var rowWork = SparseAccumulator(size: 0)
+    private var slotWork = SparseAccumulator(size: 0)
+    private var steps = StepQueue(size: 0)
 
     private init(size: Int) {
         self.size = size
@@ -164,7 +178,25 @@ public struct BasisFactorization: Sendable {
             f.upper.append(others)
             f.baseNonzeros += 1 + multipliers.count + others.count
         }
+        f.indexSteps()
         return .factorized(f)
+    }
+
+    /// Fills the step maps and the transposed factors the sparse solves walk.
+    private mutating func indexSteps() {
+        stepOfRow = [Int](repeating: -1, count: size)
+        stepOfSlot = [Int](repeating: -1, count: size)
+        lowerByRow = [[SparseEntry]](repeating: [], count: size)
+        upperBySlot = [[SparseEntry]](repeating: [], count: size)
+        for k in pivotRows.indices {
+            stepOfRow[pivotRows[k]] = k
+            stepOfSlot[pivotSlots[k]] = k
+            for entry in lower[k] { lowerByRow[entry.index].append(SparseEntry(k, entry.value)) }
+            for entry in upper[k] { upperBySlot[entry.index].append(SparseEntry(k, entry.value)) }
+        }
+        rowWork = SparseAccumulator(size: size)
+        slotWork = SparseAccumulator(size: size)
+        steps = StepQueue(size: size)
     }
 
     /// Solves `B z = a` for a sparse `a` indexed by row; `z` is dense, indexed by slot.
@@ -232,6 +264,99 @@ public struct BasisFactorization: Sendable {
         return w
     }
 
+    /// Solves `B z = a` for a sparse `a` indexed by row; `z`'s nonzeros by slot, ascending.
+    ///
+    /// Hypersparse: L is applied forwards and U backwards over only the steps `a` reaches
+    /// (a heap orders them), so a column of a nearly triangular layout basis costs its
+    /// reach, not the basis size. Exact arithmetic makes the result equal to ``solve(_:)``'s.
+    mutating func solveSparse(_ a: [SparseEntry]) -> [SparseEntry] {
+        // L: forwards over the rows' steps, each pivot row pushed into the rows below it.
+        steps.backward = false
+        for entry in a where !entry.value.isZero {
+            rowWork.set(entry.index, entry.value)
+            steps.push(stepOfRow[entry.index])
+        }
+        while let k = steps.pop() {
+            let v = rowWork[pivotRows[k]]
+            if v.isZero { continue }
+            let negated = -v
+            for entry in lower[k] {
+                rowWork.addProduct(entry.index, negated, entry.value)
+                steps.push(stepOfRow[entry.index])
+            }
+        }
+        // U: backwards, each solved slot pushed into the rows of the earlier steps using it.
+        steps.backward = true
+        for r in rowWork.touched where !rowWork[r].isZero { steps.push(stepOfRow[r]) }
+        while let k = steps.pop() {
+            let v = rowWork[pivotRows[k]]
+            if v.isZero { continue }
+            let s = pivotSlots[k]
+            let z = v / pivotValues[k]
+            slotWork.set(s, z)
+            let negated = -z
+            for entry in upperBySlot[s] {
+                rowWork.addProduct(pivotRows[entry.index], negated, entry.value)
+                steps.push(entry.index)
+            }
+        }
+        rowWork.clear()
+        for eta in etas {
+            let zs = slotWork[eta.slot]
+            if zs.isZero { continue }
+            let t = zs / eta.pivot
+            slotWork.set(eta.slot, t)
+            let negated = -t
+            for entry in eta.entries { slotWork.addProduct(entry.index, negated, entry.value) }
+        }
+        return slotWork.drain()
+    }
+
+    /// Solves `yᵀ B = cᵀ` for a sparse `c` indexed by slot; `y`'s nonzeros by row,
+    /// ascending. Hypersparse like ``solveSparse(_:)``, and equal to ``solveTransposed(_:)``.
+    mutating func solveTransposedSparse(_ c: [SparseEntry]) -> [SparseEntry] {
+        for entry in c where !entry.value.isZero { slotWork.set(entry.index, entry.value) }
+        for eta in etas.reversed() {
+            var v = slotWork[eta.slot]
+            for entry in eta.entries {
+                let ci = slotWork[entry.index]
+                if !ci.isZero { v.addProduct(-ci, entry.value) }
+            }
+            if !v.isZero { slotWork.set(eta.slot, v / eta.pivot) } else if !slotWork[eta.slot].isZero { slotWork.set(eta.slot, v) }
+        }
+        // Uᵀ: forwards over the slots' steps; each solved row pushed into the slots
+        // pivoted after it.
+        steps.backward = false
+        for s in slotWork.touched where !slotWork[s].isZero { steps.push(stepOfSlot[s]) }
+        while let k = steps.pop() {
+            let v = slotWork[pivotSlots[k]]
+            if v.isZero { continue }
+            let wk = v / pivotValues[k]
+            rowWork.set(pivotRows[k], wk)
+            let negated = -wk
+            for entry in upper[k] {
+                slotWork.addProduct(entry.index, negated, entry.value)
+                steps.push(stepOfSlot[entry.index])
+            }
+        }
+        slotWork.clear()
+        // Lᵀ: backwards over the rows' steps; each final row pushed into the pivot rows
+        // that eliminated it.
+        steps.backward = true
+        for r in rowWork.touched where !rowWork[r].isZero { steps.push(stepOfRow[r]) }
+        while let k = steps.pop() {
+            let row = pivotRows[k]
+            let w = rowWork[row]
+            if w.isZero { continue }
+            let negated = -w
+            for entry in lowerByRow[row] {
+                rowWork.addProduct(pivotRows[entry.index], negated, entry.value)
+                steps.push(entry.index)
+            }
+        }
+        return rowWork.drain()
+    }
+
     /// Records that slot `slot` now holds a column whose solve `B z = column` gave `alpha`.
     mutating func replace(slot: Int, alpha: [Rational]) {
         var entries: [SparseEntry] = []
@@ -244,14 +369,148 @@ public struct BasisFactorization: Sendable {
         etas.append(Eta(slot: slot, pivot: alpha[slot], entries: entries))
     }
 
+    /// Records that slot `slot` now holds a column whose sparse solve gave `alpha`.
+    mutating func replace(slot: Int, alpha: [SparseEntry]) {
+        var entries: [SparseEntry] = []
+        var pivot = Rational.zero
+        for entry in alpha {
+            bitWidths.record(entry.value)
+            if entry.index == slot { pivot = entry.value } else { entries.append(entry) }
+        }
+        etaNonzeros += entries.count + 1
+        etas.append(Eta(slot: slot, pivot: pivot, entries: entries))
+    }
+
     /// Records that slot `slot` now holds the negation of its column.
+    ///
+    /// Before any update, by negating the slot's column of U (its pivot and its entries in
+    /// the pivot rows of earlier steps; L's multipliers are ratios within one column and do
+    /// not change): an eta per negated slot made every later solve pay for all of them,
+    /// and a crash basis negates one slot per optional row whose error came out negative.
     mutating func negate(slot: Int) {
-        etas.append(Eta(slot: slot, pivot: -Rational.one, entries: []))
-        etaNonzeros += 1
+        guard etas.isEmpty, stepOfSlot.indices.contains(slot), stepOfSlot[slot] >= 0 else {
+            etas.append(Eta(slot: slot, pivot: -Rational.one, entries: []))
+            etaNonzeros += 1
+            return
+        }
+        pivotValues[stepOfSlot[slot]] = -pivotValues[stepOfSlot[slot]]
+        for (n, use) in upperBySlot[slot].enumerated() {
+            upperBySlot[slot][n].value = -use.value
+            for (e, entry) in upper[use.index].enumerated() where entry.index == slot {
+                upper[use.index][e].value = -entry.value
+            }
+        }
     }
 
     /// Whether refactorizing would now be cheaper than carrying the updates along.
     var prefersRefactorization: Bool {
         etas.count >= 100 || etaNonzeros > 2 * baseNonzeros + size
+    }
+}
+
+/// A dense work vector of `Rational`s that remembers which entries it touched, so that
+/// reading its nonzeros and clearing it cost what was touched, not its length.
+struct SparseAccumulator: Sendable {
+    private var values: [Rational]
+    private var isTouched: [Bool]
+    private(set) var touched: [Int] = []
+
+    init(size: Int) {
+        values = [Rational](repeating: .zero, count: size)
+        isTouched = [Bool](repeating: false, count: size)
+    }
+
+    subscript(i: Int) -> Rational { values[i] }
+
+    mutating func set(_ i: Int, _ value: Rational) {
+        touch(i)
+        values[i] = value
+    }
+
+    /// `self[i] += a × b`.
+    mutating func addProduct(_ i: Int, _ a: Rational, _ b: Rational) {
+        touch(i)
+        values[i].addProduct(a, b)
+    }
+
+    private mutating func touch(_ i: Int) {
+        if !isTouched[i] {
+            isTouched[i] = true
+            touched.append(i)
+        }
+    }
+
+    /// The nonzeros, ascending by index; the vector is left all zero.
+    mutating func drain() -> [SparseEntry] {
+        touched.sort()
+        var result: [SparseEntry] = []
+        result.reserveCapacity(touched.count)
+        for i in touched {
+            if !values[i].isZero { result.append(SparseEntry(i, values[i])) }
+            values[i] = .zero
+            isTouched[i] = false
+        }
+        touched.removeAll(keepingCapacity: true)
+        return result
+    }
+
+    /// Zeroes what was touched.
+    mutating func clear() {
+        for i in touched {
+            values[i] = .zero
+            isTouched[i] = false
+        }
+        touched.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The steps a sparse solve still has to visit, in step order: a binary heap of step
+/// numbers (negated for a backward pass), each step on it at most once.
+struct StepQueue: Sendable {
+    private var heap: [Int] = []
+    private var queued: [Bool]
+    /// Whether the pass visits steps from the last to the first.
+    var backward = false
+
+    init(size: Int) {
+        queued = [Bool](repeating: false, count: size)
+    }
+
+    /// Queues step `k` unless it is waiting already. A step is never pushed after its pop:
+    /// every push comes from a step visited before it.
+    mutating func push(_ k: Int) {
+        guard !queued[k] else { return }
+        queued[k] = true
+        heap.append(backward ? -k : k)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child] < heap[parent] else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// The next step of the pass, or nil when it is done.
+    mutating func pop() -> Int? {
+        guard let last = heap.popLast() else { return nil }
+        var top = last
+        if !heap.isEmpty {
+            top = heap[0]
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < heap.count && heap[left] < heap[smallest] { smallest = left }
+                if right < heap.count && heap[right] < heap[smallest] { smallest = right }
+                guard smallest != parent else { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        let k = backward ? -top : top
+        queued[k] = false
+        return k
     }
 }
