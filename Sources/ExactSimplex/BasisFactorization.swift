@@ -108,6 +108,12 @@ public struct BasisFactorization: Sendable {
         var columnStack = (0..<m).reversed().filter { columnRows[$0].count == 1 }
         var rowStack = (0..<m).reversed().filter { rowEntries[$0].count == 1 }
         var remaining = m
+        // Markowitz candidates keyed `count × m + slot`, so that the smallest key is the
+        // sparsest column, lowest slot on ties; entries go stale when a count changes (a
+        // fresh one is pushed) and are dropped when popped. A scan of every slot per
+        // Markowitz pivot was quadratic in the basis size.
+        var markowitz = IntHeap()
+        for s in 0..<m where !columnRows[s].isEmpty { markowitz.push(columnRows[s].count * m + s) }
 
         while remaining > 0 {
             var chosen: (row: Int, slot: Int)?
@@ -120,8 +126,9 @@ public struct BasisFactorization: Sendable {
             if chosen == nil {
                 // Markowitz: the sparsest column, then its sparsest row (lowest indices on ties).
                 var best: (count: Int, slot: Int)?
-                for s in 0..<m where !slotDone[s] && !columnRows[s].isEmpty {
-                    if best == nil || columnRows[s].count < best?.count ?? Int.max { best = (columnRows[s].count, s) }
+                while best == nil, let key = markowitz.pop() {
+                    let s = key % m, count = key / m
+                    if !slotDone[s] && columnRows[s].count == count && count > 0 { best = (count, s) }
                 }
                 if let best {
                     var bestRow: (count: Int, row: Int)?
@@ -165,6 +172,9 @@ public struct BasisFactorization: Sendable {
             }
             columnRows[s] = []
             for entry in others where columnRows[entry.index].count == 1 { columnStack.append(entry.index) }
+            for entry in others where !columnRows[entry.index].isEmpty {
+                markowitz.push(columnRows[entry.index].count * m + entry.index)
+            }
             rowEntries[r] = [:]
             rowDone[r] = true
             slotDone[s] = true
@@ -464,10 +474,9 @@ struct SparseAccumulator: Sendable {
     }
 }
 
-/// The steps a sparse solve still has to visit, in step order: a binary heap of step
-/// numbers (negated for a backward pass), each step on it at most once.
+/// The steps a sparse solve still has to visit, in step order, each at most once.
 struct StepQueue: Sendable {
-    private var heap: [Int] = []
+    private var heap = IntHeap()
     private var queued: [Bool]
     /// Whether the pass visits steps from the last to the first.
     var backward = false
@@ -481,36 +490,48 @@ struct StepQueue: Sendable {
     mutating func push(_ k: Int) {
         guard !queued[k] else { return }
         queued[k] = true
-        heap.append(backward ? -k : k)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child] < heap[parent] else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
+        heap.push(backward ? -k : k)
     }
 
     /// The next step of the pass, or nil when it is done.
     mutating func pop() -> Int? {
-        guard let last = heap.popLast() else { return nil }
-        var top = last
-        if !heap.isEmpty {
-            top = heap[0]
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count && heap[left] < heap[smallest] { smallest = left }
-                if right < heap.count && heap[right] < heap[smallest] { smallest = right }
-                guard smallest != parent else { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
+        guard let top = heap.pop() else { return nil }
         let k = backward ? -top : top
         queued[k] = false
         return k
+    }
+}
+
+/// A binary min-heap of integers.
+struct IntHeap: Sendable {
+    private var items: [Int] = []
+
+    mutating func push(_ key: Int) {
+        items.append(key)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child] < items[parent] else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Int? {
+        guard let last = items.popLast() else { return nil }
+        guard !items.isEmpty else { return last }
+        let top = items[0]
+        items[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < items.count && items[left] < items[smallest] { smallest = left }
+            if right < items.count && items[right] < items[smallest] { smallest = right }
+            guard smallest != parent else { break }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return top
     }
 }
