@@ -94,11 +94,17 @@ public struct BasisFactorization: Sendable {
         f.pivotValues.reserveCapacity(m)
         f.lower.reserveCapacity(m)
         f.upper.reserveCapacity(m)
-        var rowEntries = [[Int: Rational]](repeating: [:], count: m)
+        // The active rows' entries by slot, unordered: layout rows have a handful of
+        // entries, and short arrays searched linearly cost far less than a dictionary each.
+        var rowEntries = [[SparseEntry]](repeating: [], count: m)
         var columnRows = [Set<Int>](repeating: [], count: m)
         for (slot, column) in columns.enumerated() {
             for entry in column {
-                rowEntries[entry.index][slot] = entry.value
+                if let k = rowEntries[entry.index].firstIndex(where: { $0.index == slot }) {
+                    rowEntries[entry.index][k].value = entry.value
+                } else {
+                    rowEntries[entry.index].append(SparseEntry(slot, entry.value))
+                }
                 columnRows[slot].insert(entry.index)
             }
         }
@@ -121,7 +127,7 @@ public struct BasisFactorization: Sendable {
                 if !slotDone[s], columnRows[s].count == 1, let r = columnRows[s].first { chosen = (r, s) }
             }
             while chosen == nil, let r = rowStack.popLast() {
-                if !rowDone[r], rowEntries[r].count == 1, let s = rowEntries[r].keys.first { chosen = (r, s) }
+                if !rowDone[r], rowEntries[r].count == 1, let s = rowEntries[r].first?.index { chosen = (r, s) }
             }
             if chosen == nil {
                 // Markowitz: the sparsest column, then its sparsest row (lowest indices on ties).
@@ -145,29 +151,42 @@ public struct BasisFactorization: Sendable {
 
             // Eliminate slot s from the other active rows.
             let pivotRow = rowEntries[r]
-            guard let pivot = pivotRow[s] else { break }
-            let others = pivotRow.filter { $0.key != s }.map { SparseEntry($0.key, $0.value) }
-                .sorted { $0.index < $1.index }
-            for entry in pivotRow { columnRows[entry.key].remove(r) }
+            guard let pivot = pivotRow.first(where: { $0.index == s })?.value else { break }
+            let others = pivotRow.filter { $0.index != s }.sorted { $0.index < $1.index }
+            for entry in pivotRow { columnRows[entry.index].remove(r) }
             var multipliers: [SparseEntry] = []
             for i in columnRows[s].sorted() {
-                guard let a = rowEntries[i][s] else { continue }
-                let multiplier = a / pivot
+                guard let at = rowEntries[i].firstIndex(where: { $0.index == s }) else { continue }
+                let multiplier = rowEntries[i][at].value / pivot
                 multipliers.append(SparseEntry(i, multiplier))
                 f.bitWidths.record(multiplier)
-                rowEntries[i][s] = nil
+                rowEntries[i].swapAt(at, rowEntries[i].count - 1)
+                rowEntries[i].removeLast()
+                let negated = -multiplier
+                // A long row (fill-in) is searched through a map of its positions.
+                var position: [Int: Int]?
+                if rowEntries[i].count > 16 && others.count > 1 {
+                    position = Dictionary(uniqueKeysWithValues: rowEntries[i].enumerated().map { ($0.element.index, $0.offset) })
+                }
+                var emptied: [Int] = []
                 for entry in others {
-                    var value = rowEntries[i][entry.index] ?? .zero
-                    let wasZero = value.isZero
-                    value.addProduct(-multiplier, entry.value)
-                    if value.isZero {
-                        rowEntries[i][entry.index] = nil
-                        columnRows[entry.index].remove(i)
+                    let found = position.map { $0[entry.index] } ?? rowEntries[i].firstIndex(where: { $0.index == entry.index })
+                    if let k = found {
+                        rowEntries[i][k].value.addProduct(negated, entry.value)
+                        if rowEntries[i][k].value.isZero {
+                            emptied.append(k)
+                            columnRows[entry.index].remove(i)
+                        }
                     } else {
-                        rowEntries[i][entry.index] = value
-                        if wasZero { columnRows[entry.index].insert(i) }
+                        var value = Rational.zero
+                        value.addProduct(negated, entry.value)
+                        if position != nil { position?[entry.index] = rowEntries[i].count }
+                        rowEntries[i].append(SparseEntry(entry.index, value))
+                        columnRows[entry.index].insert(i)
                     }
                 }
+                // Cancelled entries leave after the pass, so that positions stay valid in it.
+                for k in emptied.sorted(by: >) { rowEntries[i].remove(at: k) }
                 if rowEntries[i].count == 1 { rowStack.append(i) }
             }
             columnRows[s] = []
@@ -175,7 +194,7 @@ public struct BasisFactorization: Sendable {
             for entry in others where !columnRows[entry.index].isEmpty {
                 markowitz.push(columnRows[entry.index].count * m + entry.index)
             }
-            rowEntries[r] = [:]
+            rowEntries[r] = []
             rowDone[r] = true
             slotDone[s] = true
             remaining -= 1
@@ -280,6 +299,10 @@ public struct BasisFactorization: Sendable {
     /// (a heap orders them), so a column of a nearly triangular layout basis costs its
     /// reach, not the basis size. Exact arithmetic makes the result equal to ``solve(_:)``'s.
     mutating func solveSparse(_ a: [SparseEntry]) -> [SparseEntry] {
+        // A right-hand side this dense reaches most steps anyway: the plain loops are cheaper.
+        if a.count * 4 > size {
+            return solve(a).enumerated().compactMap { $0.element.isZero ? nil : SparseEntry($0.offset, $0.element) }
+        }
         // L: forwards over the rows' steps, each pivot row pushed into the rows below it.
         steps.backward = false
         for entry in a where !entry.value.isZero {
