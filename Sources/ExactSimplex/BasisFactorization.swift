@@ -53,6 +53,9 @@ public struct BasisFactorization: Sendable {
     /// Nonzeros of L and U (the cost of a solve without updates).
     private(set) var baseNonzeros = 0
     private(set) var etaNonzeros = 0
+    /// The eta nonzeros summed over the updates since the factorization: about what the
+    /// updates have added to the solves so far (each solve between two updates reads them).
+    private(set) var etaWork = 0
     private(set) var bitWidths = BitWidths()
     /// The step that pivoted on each row and on each slot, and L and U by the other index
     /// (`lowerByRow[i]`: the steps `k` whose `lower[k]` lists row `i`, with the multiplier;
@@ -390,18 +393,6 @@ public struct BasisFactorization: Sendable {
         return rowWork.drain()
     }
 
-    /// Records that slot `slot` now holds a column whose solve `B z = column` gave `alpha`.
-    mutating func replace(slot: Int, alpha: [Rational]) {
-        var entries: [SparseEntry] = []
-        for (index, value) in alpha.enumerated() where index != slot && !value.isZero {
-            entries.append(SparseEntry(index, value))
-            bitWidths.record(value)
-        }
-        bitWidths.record(alpha[slot])
-        etaNonzeros += entries.count + 1
-        etas.append(Eta(slot: slot, pivot: alpha[slot], entries: entries))
-    }
-
     /// Records that slot `slot` now holds a column whose sparse solve gave `alpha`.
     mutating func replace(slot: Int, alpha: [SparseEntry]) {
         var entries: [SparseEntry] = []
@@ -411,6 +402,7 @@ public struct BasisFactorization: Sendable {
             if entry.index == slot { pivot = entry.value } else { entries.append(entry) }
         }
         etaNonzeros += entries.count + 1
+        etaWork += etaNonzeros
         etas.append(Eta(slot: slot, pivot: pivot, entries: entries))
     }
 
@@ -436,8 +428,15 @@ public struct BasisFactorization: Sendable {
     }
 
     /// Whether refactorizing would now be cheaper than carrying the updates along.
+    ///
+    /// The solves are hypersparse, so the factors cost a solve little, and refactorizing
+    /// costs far more per nonzero than a solve reading an eta entry (it allocates the
+    /// active rows and the transposed factors anew): the updates are carried until the
+    /// work they have added to the solves is a multiple of the factorization's size. The
+    /// rule of etas against factors alone refactorized a form of 1,000 views every 12 pivots
+    /// (each pivot's update had 3,000 entries: the labels' shared width reaches them all).
     var prefersRefactorization: Bool {
-        etas.count >= 100 || etaNonzeros > 2 * baseNonzeros + size
+        etas.count >= 100 || etaWork > 64 * (baseNonzeros + size)
     }
 }
 
