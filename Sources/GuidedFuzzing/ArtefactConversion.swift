@@ -8,19 +8,39 @@ import LayoutModel
 /// with its repro and the reference's expectation.
 public struct ArtefactConversion: Sendable {
     public let judge: GuidedJudge
+    /// Failures the corpus records: their findings are reported apart, not as new.
+    public let known: KnownFailures
 
-    public init(judge: GuidedJudge = GuidedJudge()) { self.judge = judge }
+    public init(judge: GuidedJudge = GuidedJudge(), known: KnownFailures = KnownFailures()) {
+        self.judge = judge
+        self.known = known
+    }
+
+    /// One artefact's reduced wrong findings, new and known apart.
+    public struct Converted: Sendable {
+        public var new: [FuzzCampaign.Report] = []
+        /// Findings an expected-failure entry of the corpus records, with the entry.
+        public var known: [(report: FuzzCampaign.Report, entry: KnownFailures.Entry)] = []
+    }
 
     /// The reduced findings of one artefact (`index` orders artefacts: the finding store keeps
     /// the lowest index per fingerprint). Empty when the artefact no longer shows a wrong
     /// finding (a hang or an out-of-memory artefact, or a fault not planted here).
-    public func reports(of bytes: [UInt8], index: UInt64) -> [FuzzCampaign.Report] {
+    public func reports(of bytes: [UInt8], index: UInt64) -> Converted {
         let guided = GuidedCase(bytes: bytes)
         let seed = GuidedJudge.seed(of: bytes)
         var seen = Set<String>()
-        return judge.findings(guided, seed: seed)
-            .filter { GuidedJudge.isFatal($0.occurrence.finding) && seen.insert($0.occurrence.finding.signature).inserted }
-            .map { judge.report($0, caseIndex: index, seed: seed, oracle: guided.oracle) }
+        var converted = Converted()
+        for found in judge.findings(guided, seed: seed)
+        where GuidedJudge.isFatal(found.occurrence.finding) && seen.insert(found.occurrence.finding.signature).inserted {
+            let report = judge.report(found, caseIndex: index, seed: seed, oracle: guided.oracle)
+            if let entry = known.entry(for: found.occurrence.finding, onInput: guided) ?? known.entry(for: report) {
+                converted.known.append((report, entry))
+            } else {
+                converted.new.append(report)
+            }
+        }
+        return converted
     }
 }
 
