@@ -44,7 +44,7 @@ enum Harness {
         var fatal = withFault(fault) { judge.firstFatal(guided, seed: seed, known: known) }
         // With a fault planted, only what the fault causes counts: a finding the backends
         // also show without it is not the self-test's.
-        if fault != nil, fatal != nil, judge.firstFatal(guided, seed: seed) != nil { fatal = nil }
+        if fault != nil, fatal != nil, judge.firstFatal(guided, seed: seed, known: known) != nil { fatal = nil }
         #else
         let fatal = judge.firstFatal(guided, seed: seed, known: known)
         #endif
