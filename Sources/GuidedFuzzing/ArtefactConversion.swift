@@ -47,7 +47,7 @@ public struct ArtefactConversion: Sendable {
 /// Seeds for the guided fuzzer: systems in the byte form.
 public enum GuidedSeeds {
     /// Every family (but `long-chain`, too long for the fuzzer's inputs) at a few sizes and
-    /// seeds, as `(name, bytes)`.
+    /// seeds, as `(name, bytes)`, then ``fromSequenceFamilies(bases:steps:)``.
     public static func fromFamilies(sizes: [Int] = [2, 4, 8], seeds: ClosedRange<UInt64> = 1...2) -> [(String, [UInt8])] {
         var out: [(String, [UInt8])] = []
         for family in Families.all where family.name != "long-chain" {
@@ -56,6 +56,22 @@ public enum GuidedSeeds {
                     let system = generate(family: family, size: size, seed: seed).system
                     out.append(("\(family.name)-n\(size)-s\(seed)", GuidedCase(system: system).bytes))
                 }
+            }
+        }
+        return out + fromSequenceFamilies()
+    }
+
+    /// Every sequence family (spec §7) on its own base family, or else on a few bases (a form, a
+    /// hugging contest, an early conflict), 3 views, seed 1, as `(name, bytes)`: update steps
+    /// for the fuzzer to mutate (the form keeps up to ``GuidedLimits/updatePasses`` passes of
+    /// ``GuidedLimits/stepsPerPass`` steps), where the float backend's incremental path lives.
+    public static func fromSequenceFamilies(bases: [String] = ["form", "hugging-contest", "conflict-early"], steps: Int = 12) -> [(String, [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        for family in SequenceFamilies.all {
+            for base in family.base.map({ [$0] }) ?? bases {
+                guard let base = Families.named(base),
+                      let generated = generateSequence(family: family, base: base, size: 3, steps: steps, seed: 1) else { continue }
+                out.append(("\(family.name)-on-\(generated.base)", GuidedCase(sequence: generated.sequence).bytes))
             }
         }
         return out

@@ -22,7 +22,8 @@ struct GuidedSeedsCommand: ParsableCommand {
         commandName: "seeds",
         abstract: "Write the guided fuzzer's seed corpus: the generator's families and .layout files, in its byte form.",
         discussion: """
-            Every family but long-chain at sizes 2, 4 and 8 (seeds 1 and 2), and every .layout \
+            Every family but long-chain at sizes 2, 4 and 8 (seeds 1 and 2), every sequence \
+            family on 3 views of its base (or of form, hugging-contest and conflict-early), and every .layout \
             file under the given paths (the corpora; imported app layouts written by `layoutbench \
             import ib --out`), each as one file named by its origin.
             """)
