@@ -1,0 +1,176 @@
+import BackendContract
+import LayoutModel
+
+extension CassowarySolver {
+    // MARK: Adding
+
+    /// Adds a constraint and re-optimises.
+    ///
+    /// A required constraint that cannot hold together with the required constraints held
+    /// throws ``CassowaryError/unsatisfiable(conflict:)`` and leaves the solver exactly as it
+    /// was. Optional constraints are always accepted.
+    @discardableResult
+    public mutating func addConstraint(_ constraint: LinearConstraint) throws(CassowaryError) -> ConstraintHandle {
+        try Self.validate(constraint)
+        beginCall()
+        // A removed constraint's id is handed out again (see `freeRecords`).
+        let id = freeRecords.last ?? records.count
+        let checkpoint = tableau.beginAttempt()
+        let recordTermCount = recordTerms.count
+        do {
+            let pivotsBefore = tableau.pivots
+            let record = try insert(constraint, owner: id)
+            tableau.commitAttempt()
+            if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
+            liveCount += 1
+            originalTerms += record.count
+            if id < records.count {
+                freeRecords.removeLast()
+                records[id] = consume record
+            } else {
+                records.append(consume record)
+            }
+            tableau.compactIfWasteful()
+            checkInvariantsNow()
+            return ConstraintHandle(id: id)
+        } catch {
+            recordTerms.removeSubrange(recordTermCount...)
+            // Variables first seen in the attempt are the external symbols it created.
+            for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
+                forget(Variable(tableau.symbols[symbol].owner))
+            }
+            for (symbol, _) in tableau.reusedSymbols where tableau.symbols[symbol].kind == .external {
+                forget(Variable(tableau.symbols[symbol].owner))
+            }
+            tableau.rollBack(to: checkpoint)
+            checkInvariantsNow()
+            switch error {
+            case .infeasible(let owners):
+                throw .unsatisfiable(conflict: owners.filter { $0 != id }.sorted().map { ConstraintHandle(id: $0) })
+            case .budgetExceeded: throw .budgetExceeded
+            case .breakdown(let why): throw .internalFailure(why)
+            }
+        }
+    }
+
+    static func validate(_ constraint: LinearConstraint) throws(CassowaryError) {
+        guard constraint.constant.isFinite else { throw .invalidInput("constant \(constraint.constant)") }
+        for term in constraint.terms where !term.coefficient.isFinite {
+            throw .invalidInput("coefficient \(term.coefficient) of \(term.variable)")
+        }
+        guard constraint.strength.level >= 0 else { throw .invalidInput("negative level \(constraint.strength.level)") }
+    }
+
+    /// The constraint's own row (`Σ terms + constant = 0`, markers included).
+    func row(of record: Record) -> Row {
+        Row(constant: record.constraint.constant, terms: Array(recordTerms[record.start..<record.start + record.count]))
+    }
+
+    private mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
+        tableau.tolerance.include(value: constraint.constant)
+        // The constraint's row goes straight into the record pool: `start...` is its run.
+        if recordTerms.isEmpty { recordTerms.reserveCapacity(40) }
+        if records.isEmpty { records.reserveCapacity(12) }
+        let start = recordTerms.count
+        let constant = constraint.constant
+        for term in constraint.terms where term.coefficient != 0 {
+            tableau.tolerance.include(coefficient: term.coefficient)
+            let symbol = makeSymbol(for: term.variable)
+            var merged = false
+            for index in start..<recordTerms.count where recordTerms[index].symbol == symbol {
+                recordTerms[index].coefficient += term.coefficient
+                merged = true
+            }
+            if !merged { recordTerms.append(Term(symbol, term.coefficient)) }
+        }
+        // Drop terms that cancelled (a variable named twice with opposite coefficients).
+        var kept = start
+        for index in start..<recordTerms.count where recordTerms[index].coefficient != 0 {
+            recordTerms[kept] = recordTerms[index]
+            kept += 1
+        }
+        if kept < recordTerms.count { recordTerms.removeSubrange(kept...) }
+        var residual = constant
+        var residualMagnitude = abs(constant)
+        for index in start..<recordTerms.count {
+            let product = recordTerms[index].coefficient * tableau.symbols[recordTerms[index].symbol].value
+            residual += product
+            residualMagnitude = max(residualMagnitude, abs(product))
+        }
+
+        // Markers. Rows read `expression + markers = 0`.
+        let level = Int32(clamping: constraint.strength.level)
+        let marker: Int
+        var other = -1
+        var subject: Int
+        switch (constraint.relation, constraint.strength.isRequired) {
+        case (.equal, true):
+            marker = tableau.newSymbol(.dummy, owner: owner)
+            recordTerms.append(Term(marker, 1))
+            subject = marker
+        case (.equal, false):
+            marker = tableau.newSymbol(.error, owner: owner, costLevel: level)
+            other = tableau.newSymbol(.error, owner: owner, costLevel: level)
+            recordTerms.append(Term(marker, -1))
+            recordTerms.append(Term(other, 1))
+            subject = residual >= 0 ? marker : other
+        case (let relation, let required):
+            let sign: Double = relation == .lessThanOrEqual ? 1 : -1
+            marker = tableau.newSymbol(.slack, owner: owner)
+            recordTerms.append(Term(marker, sign))
+            subject = marker
+            if !required {
+                other = tableau.newSymbol(.error, owner: owner, costLevel: level)
+                recordTerms.append(Term(other, -sign))
+                // The slack can take up the residual when the inequality holds; otherwise the error does.
+                if sign * residual > Tolerance.decision * residualMagnitude { subject = other }
+            }
+        }
+        // New error symbols start non-basic at their own cost (`newSymbol`), which improves nothing.
+
+        // A fresh external variable (named by no other row) absorbs the constraint for free:
+        // no other value moves, and the new markers start non-basic at their own costs.
+        var bestFresh = -1
+        var bestMagnitude = 0.0
+        for index in start..<recordTerms.count {
+            let term = recordTerms[index]
+            if abs(term.coefficient) > bestMagnitude && tableau.isFresh(term.symbol) {
+                bestFresh = term.symbol
+                bestMagnitude = abs(term.coefficient)
+            }
+        }
+        // The coefficient is the input's own, not computed: any non-zero one is exact. (A
+        // threshold scaled by the largest coefficient anywhere read the 1 of
+        // `b.width == 1e10 * a.width` as zero.)
+        if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
+
+        let record = Record(constraint: constraint, start: start, count: recordTerms.count - start, marker: marker, other: other)
+        defineSubject(subject, from: record)
+        if tableau.symbols[subject].costLevel != 0 {
+            // The subject carries cost while basic: its reduced row joins the objective.
+            let cost = LexVector(level: tableau.symbols[subject].costLevel, value: 1)
+            let reduced = tableau.reduce(subject)
+            for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: term.coefficient) }
+            tableau.recycle(reduced)
+        }
+        try reoptimize(constraint.strength.isRequired ? .mayConflict(pending: owner) : .keepsRequiredFeasible)
+        return record
+    }
+
+    /// Solves the record's row (`Σ terms + constant = 0`) for `subject` and makes it basic,
+    /// above every rank (its row may name any symbol).
+    private mutating func defineSubject(_ subject: Int, from record: Record) {
+        let range = record.start..<record.start + record.count
+        var coefficient = 0.0
+        for index in range where recordTerms[index].symbol == subject { coefficient = recordTerms[index].coefficient }
+        let scale = -1 / coefficient
+        let start = tableau.terms.count
+        for index in range where recordTerms[index].symbol != subject {
+            tableau.terms.append(Term(recordTerms[index].symbol, recordTerms[index].coefficient * scale))
+        }
+        tableau.highRank += 1
+        if !tableau.reducedCosts[subject].isZero { tableau.setReducedCost(subject, LexVector()) }
+        tableau.setRow(subject, constant: record.constraint.constant * scale, termsFrom: start, rank: tableau.highRank)
+        tableau.setValue(subject, tableau.evaluate(subject))
+    }
+}

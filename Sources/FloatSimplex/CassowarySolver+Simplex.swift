@@ -1,0 +1,277 @@
+import BackendContract
+import LayoutModel
+
+extension CassowarySolver {
+    // MARK: Simplex
+
+    private mutating func spend() throws(Failure) {
+        guard metered else { return }
+        if meter?.spend() == false { throw .budgetExceeded }
+    }
+
+    /// The iteration count after which ties are broken by Bland's rule (which cannot cycle),
+    /// and the count after which the solver gives up.
+    private var blandThreshold: Int { 64 + tableau.symbolCount }
+    private var iterationLimit: Int { 10_000 + 20 * tableau.symbolCount }
+
+    /// Primal simplex on the lexicographic objective, from a feasible basis.
+    mutating func optimize() throws(Failure) {
+        var iterations = 0
+        while true {
+            let bland = iterations > blandThreshold
+            guard let entering = chooseEntering(bland: bland) else { return }
+            let direction = Double(tableau.improvingDirection(entering))
+            let column = tableau.column(of: entering)
+            let pivotTolerance = tableau.tolerance.pivot
+            var leaving = -1
+            var bestRatio = Double.infinity
+            var bestRate = 0.0
+            for term in column {
+                let symbol = term.symbol
+                let rate = term.coefficient * direction
+                let ratio: Double
+                switch tableau.symbols[symbol].kind {
+                case .external, .retired: continue
+                case .dummy:
+                    if abs(rate) <= pivotTolerance { continue }
+                    ratio = 0
+                case .slack, .error:
+                    if rate >= -pivotTolerance { continue }
+                    ratio = max(tableau.symbols[symbol].value, 0) / -rate
+                }
+                let better: Bool
+                // Ratios within the decision precision of each other tie (relative: a ratio
+                // is a length along the entering symbol, in its own units).
+                let tie = Tolerance.decision * bestRatio
+                if leaving < 0 || ratio < bestRatio - tie {
+                    better = true
+                } else if ratio <= bestRatio + tie {
+                    better = bland ? symbol < leaving : abs(rate) > abs(bestRate) || (abs(rate) == abs(bestRate) && symbol < leaving)
+                } else {
+                    better = false
+                }
+                if better {
+                    leaving = symbol
+                    bestRatio = min(ratio, bestRatio)
+                    bestRate = rate
+                }
+            }
+            tableau.recycle(column)
+            if leaving < 0 {
+                // An improving direction with nothing in the way cannot exist (errors are ≥ 0);
+                // the reduced cost was rounding residue.
+                tableau.removeCandidate(entering)
+                continue
+            }
+            let reduced = tableau.reduce(leaving)
+            guard reduced.terms.contains(where: { $0.symbol == entering && abs($0.coefficient) > pivotTolerance }) else {
+                tableau.recycle(reduced)
+                tableau.removeCandidate(entering)
+                continue
+            }
+            tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
+            try spend()
+            iterations += 1
+            if iterations > iterationLimit { throw .breakdown("primal simplex did not converge") }
+            refactorIfFilled()
+        }
+    }
+
+    /// The candidate whose improving direction is lexicographically steepest: the strongest
+    /// level first, the largest rate within it, and on a tie the next levels (so a direction
+    /// that also costs something weaker loses to one that does not: taking the dearer one
+    /// first would cost two more pivots to undo at the weaker level); with `bland`, the
+    /// lowest-numbered candidate.
+    private func chooseEntering(bland: Bool) -> Int? {
+        var best = -1
+        var bestDirection = 0.0
+        for symbol in tableau.candidates {
+            if bland {
+                if best < 0 || symbol < best { best = symbol }
+                continue
+            }
+            let direction = Double(tableau.improvingDirection(symbol))
+            if direction == 0 { continue }
+            if best >= 0 {
+                let order = LexVector.compare(
+                    tableau.reducedCosts[symbol], scaledBy: direction,
+                    tableau.reducedCosts[best], scaledBy: bestDirection)
+                if order > 0 || (order == 0 && symbol > best) { continue }
+            }
+            best = symbol
+            bestDirection = direction
+        }
+        return best < 0 ? nil : best
+    }
+
+    /// What a call changed: it decides what a row the dual simplex cannot restore means.
+    enum Change {
+        /// Nothing that can make the held required constraints infeasible (an optional row
+        /// added, a constraint removed, an optional constant changed, a refactorisation): a
+        /// row that cannot be restored is rounding residue, and is settled.
+        case keepsRequiredFeasible
+        /// A required row added (the id of its owner, whose record is not held yet; -1: none)
+        /// or a required constant changed: a row that cannot be restored proves a conflict,
+        /// unless it belongs to a held constraint and is within the rounding of that
+        /// constraint's own numbers.
+        case mayConflict(pending: Int)
+    }
+
+    /// Dual simplex, then primal, until the basis is feasible and optimal.
+    ///
+    /// Repeated because a primal pivot can carry a residue that one row held within its
+    /// rounding into a row of smaller numbers, where it reads as a violation: a slack of
+    /// `w >= 225.500000001` basic as `-1e-9 - s` once `w <= 225.5` leaves the basis.
+    mutating func reoptimize(_ change: Change) throws(Failure) {
+        for _ in 0..<Self.reoptimizeRounds {
+            if !tableau.infeasible.isEmpty { try dualOptimize(change) }
+            if tableau.candidates.isEmpty { return }
+            try optimize()
+            if tableau.infeasible.isEmpty { return }
+        }
+        // Still infeasible after this many rounds: residue chased back and forth. Settle it
+        // without more primal pivots (the point is optimal up to the residue).
+        try dualOptimize(change)
+    }
+
+    static let reoptimizeRounds = 4
+
+    /// Dual simplex: from an optimal but infeasible basis to an optimal feasible one. When a
+    /// row proves infeasibility (no symbol can move it towards its bound), the constraints
+    /// whose markers appear in it are the explanation — unless `change` says it is rounding
+    /// residue (``isResidue(_:after:)``), which is then settled (``settle(_:)``).
+    mutating func dualOptimize(_ change: Change) throws(Failure) {
+        let pending: Int
+        switch change {
+        case .keepsRequiredFeasible: pending = -1
+        case .mayConflict(let owner): pending = owner
+        }
+        var iterations = 0
+        while !tableau.infeasible.isEmpty {
+            let bland = iterations > blandThreshold
+            var leaving = -1
+            var worst = 0.0
+            for symbol in tableau.infeasible {
+                let violation = abs(tableau.symbols[symbol].value)
+                if leaving < 0 || (bland ? symbol < leaving : violation > worst || (violation == worst && symbol < leaving)) {
+                    leaving = symbol
+                    worst = violation
+                }
+            }
+            let reduced = tableau.reduce(leaving)
+            let direction: Double = tableau.symbols[leaving].kind == .dummy && tableau.symbols[leaving].value > 0 ? -1 : 1
+            let pivotTolerance = tableau.tolerance.pivot
+            var entering = -1
+            var enteringRate = 0.0
+            var enteringCost = LexVector()
+            for term in reduced.terms {
+                let symbol = term.symbol
+                let rate = term.coefficient * direction
+                var cost: LexVector
+                switch tableau.symbols[symbol].kind {
+                case .dummy, .retired: continue
+                case .external:
+                    if abs(rate) <= pivotTolerance { continue }
+                    cost = LexVector()
+                case .slack, .error:
+                    if rate <= pivotTolerance { continue }
+                    cost = tableau.reducedCosts[symbol]
+                }
+                let better: Bool
+                if entering < 0 {
+                    better = true
+                } else {
+                    let order = LexVector.compare(
+                        cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate))
+                    if order != 0 {
+                        better = order < 0
+                    } else {
+                        better = bland ? symbol < entering : abs(rate) > abs(enteringRate) || (abs(rate) == abs(enteringRate) && symbol < entering)
+                    }
+                }
+                if better {
+                    entering = symbol
+                    enteringRate = rate
+                    enteringCost = cost
+                }
+            }
+            if entering < 0 {
+                guard isResidue(leaving, after: change) else {
+                    throw .infeasible(explanation(of: leaving, reduced: reduced, pending: pending))
+                }
+                tableau.recycle(reduced)
+                settle(leaving)
+                iterations += 1
+                if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
+                continue
+            }
+            tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
+            try spend()
+            iterations += 1
+            if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
+            refactorIfFilled()
+        }
+    }
+
+    /// Whether a basic symbol that the dual simplex cannot bring back to its bound is off it
+    /// by rounding alone.
+    ///
+    /// After a change that keeps the required constraints feasible, always: they held before
+    /// (each judged when it was added), and exactly they still do, so throwing would break
+    /// the promise that optional rows are always accepted. After a change that may conflict,
+    /// when the symbol is a marker of a held constraint (not the pending one) and its value is
+    /// within ``Tolerance/decision`` of that constraint's own numbers at the current point
+    /// (``ownMagnitude(_:)``). The row it is basic in is no measure: after a pivot it may be
+    /// much smaller than the numbers its constant was computed from (`-1e-9 - s`, left from
+    /// `225.5 - 225.500000001`).
+    private func isResidue(_ symbol: Int, after change: Change) -> Bool {
+        guard case .mayConflict(let pending) = change else { return true }
+        let owner = tableau.symbols[symbol].owner
+        guard owner != pending, owner >= 0, owner < records.count, let record = records[owner] else { return false }
+        return abs(tableau.symbols[symbol].value) <= Tolerance.decision * ownMagnitude(record)
+    }
+
+    /// `|constant| + Σ |coefficient · value|` over a constraint's own terms (its markers
+    /// left out: they are its residual) at the current point: the size of the numbers its
+    /// residual is computed from, whatever the basis.
+    func ownMagnitude(_ record: Record) -> Double {
+        var sum = abs(record.constraint.constant)
+        for index in record.start..<record.start + record.count {
+            let symbol = recordTerms[index].symbol
+            guard tableau.symbols[symbol].kind == .external, tableau.symbols[symbol].isBasic else { continue }
+            sum += abs(recordTerms[index].coefficient * tableau.symbols[symbol].value)
+        }
+        return sum
+    }
+
+    /// Puts a basic restricted or dummy symbol on its bound by taking its value out of its
+    /// row's constant (journaled), and refreshes the values downstream: the residue is
+    /// treated as zero from now on, instead of being judged again against every row a later
+    /// pivot moves it into.
+    private mutating func settle(_ symbol: Int) {
+        var row = tableau.row(symbol)
+        row.constant -= tableau.symbols[symbol].value
+        tableau.setRow(symbol, row, rank: tableau.symbols[symbol].rank)
+        tableau.refreshValues(of: [symbol])
+    }
+
+    /// The required constraints named by a row that proves infeasibility: the owner of the
+    /// row's basic symbol and of every marker in it. An optional constraint's slack and error
+    /// enter such a row with opposite coefficients and would have offered a pivot, so only
+    /// required markers remain.
+    private func explanation(of leaving: Int, reduced: Row, pending: Int) -> [Int] {
+        var owners = Set<Int>([pending])
+        let pivotTolerance = tableau.tolerance.pivot
+        func consider(_ symbol: Int) {
+            let kind = tableau.symbols[symbol].kind
+            guard kind == .slack || kind == .dummy else { return }
+            let owner = tableau.symbols[symbol].owner
+            if owner == pending || (owner >= 0 && owner < records.count && records[owner]?.constraint.strength.isRequired == true) {
+                owners.insert(owner)
+            }
+        }
+        consider(leaving)
+        for term in reduced.terms where abs(term.coefficient) > pivotTolerance { consider(term.symbol) }
+        return owners.sorted()
+    }
+}

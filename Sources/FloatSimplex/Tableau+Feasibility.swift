@@ -1,0 +1,125 @@
+extension Tableau {
+    // MARK: Membership of the candidate and infeasible lists
+
+    /// The direction in which a non-basic symbol improves the objective (0: none).
+    @inline(__always)
+    func improvingDirection(_ symbol: Int) -> Int {
+        if symbols[symbol].isBasic { return 0 }
+        switch symbols[symbol].kind {
+        case .external: return -reducedCosts[symbol].sign
+        case .slack, .error: return reducedCosts[symbol].sign < 0 ? 1 : 0
+        case .dummy, .retired: return 0
+        }
+    }
+
+    @inline(__always)
+    mutating func updateCandidacy(_ symbol: Int) {
+        let wanted = improvingDirection(symbol) != 0
+        let slot = symbols[symbol].candidateSlot
+        if wanted && slot < 0 {
+            symbols[symbol].candidateSlot = Int32(truncatingIfNeeded: candidates.count)
+            candidates.append(symbol)
+        } else if !wanted && slot >= 0 {
+            removeCandidate(symbol)
+        }
+    }
+
+    /// Drops a candidate until its reduced cost next changes (used when a direction turns out
+    /// to be numerical noise: improving in sign, unbounded in fact).
+    mutating func removeCandidate(_ symbol: Int) {
+        let slot = symbols[symbol].candidateSlot
+        guard slot >= 0 else { return }
+        let last = candidates.removeLast()
+        if last != symbol {
+            candidates[Int(slot)] = last
+            symbols[last].candidateSlot = slot
+        }
+        symbols[symbol].candidateSlot = -1
+    }
+
+    @inline(__always)
+    func isInfeasible(_ symbol: Int) -> Bool {
+        guard symbols[symbol].isBasic else { return false }
+        switch symbols[symbol].kind {
+        case .slack, .error:
+            // The row's own numbers set the scale of its rounding: a global scale (the largest
+            // constant times the largest coefficient) let `width <= 177000000030` hide a
+            // violation of 20 in a row of small numbers.
+            let value = symbols[symbol].value
+            return value < 0 && isBeyondRounding(-value, of: symbol)
+        case .dummy:
+            // A required equality's marker must be 0, within the rounding of its own row.
+            let value = abs(symbols[symbol].value)
+            return value > 0 && isBeyondRounding(value, of: symbol)
+        case .external, .retired: return false
+        }
+    }
+
+    /// `|constant| + Σ |coefficient · value|` of a basic symbol's row: the size of the numbers
+    /// its value is computed from.
+    @inline(__always)
+    func rowMagnitude(_ symbol: Int) -> Double {
+        var sum = abs(symbols[symbol].constant)
+        for index in symbols[symbol].rowRange { sum += abs(terms[index].coefficient * symbols[terms[index].symbol].value) }
+        return sum
+    }
+
+    /// Whether a basic symbol's deviation `amount` (> 0) from its bound exceeds the rounding
+    /// its value can carry: ``Tolerance/decision`` times the magnitude of the numbers it is
+    /// computed from. Its own row's (``rowMagnitude(_:)``) settles almost every case; a row
+    /// may name other basic symbols, though, whose values carry the rounding of theirs (a
+    /// duplicated equality's marker is `-s` where `s` is 2.8e-14 left over from positions near
+    /// 667), so beyond the own row the backward cone decides (``coneMagnitude(_:)``).
+    @inline(__always)
+    func isBeyondRounding(_ amount: Double, of symbol: Int) -> Bool {
+        // The row's constant alone settles most residues without reading the row.
+        amount > Tolerance.decision * abs(symbols[symbol].constant) && isBeyondRoundingOfRow(amount, of: symbol)
+    }
+
+    @inline(never)
+    private func isBeyondRoundingOfRow(_ amount: Double, of symbol: Int) -> Bool {
+        amount > Tolerance.decision * rowMagnitude(symbol) && amount > Tolerance.decision * coneMagnitude(symbol)
+    }
+
+    /// `M(s) = |constant| + Σ |coefficient| · (M(x) if x is basic, else |value of x|)` over
+    /// the backward cone of a basic symbol: a bound on the magnitudes its value's rounding
+    /// comes from. Allocates; computed only for values that the own row does not settle.
+    func coneMagnitude(_ symbol: Int) -> Double {
+        var memo: [Int: Double] = [:]
+        var stack: [Int] = [symbol]
+        while let top = stack.last {
+            if memo[top] != nil { stack.removeLast(); continue }
+            var pending = false
+            for index in symbols[top].rowRange {
+                let other = terms[index].symbol
+                if symbols[other].isBasic && memo[other] == nil { stack.append(other); pending = true }
+            }
+            if pending { continue }
+            var sum = abs(symbols[top].constant)
+            for index in symbols[top].rowRange {
+                let other = terms[index].symbol
+                sum += abs(terms[index].coefficient) * (symbols[other].isBasic ? memo[other]! : abs(symbols[other].value))
+            }
+            memo[top] = sum
+            stack.removeLast()
+        }
+        return memo[symbol] ?? 0
+    }
+
+    @inline(__always)
+    mutating func updateFeasibility(_ symbol: Int) {
+        let wanted = isInfeasible(symbol)
+        let slot = symbols[symbol].infeasibleSlot
+        if wanted && slot < 0 {
+            symbols[symbol].infeasibleSlot = Int32(truncatingIfNeeded: infeasible.count)
+            infeasible.append(symbol)
+        } else if !wanted && slot >= 0 {
+            let last = infeasible.removeLast()
+            if last != symbol {
+                infeasible[Int(slot)] = last
+                symbols[last].infeasibleSlot = slot
+            }
+            symbols[symbol].infeasibleSlot = -1
+        }
+    }
+}

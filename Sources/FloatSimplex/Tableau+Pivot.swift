@@ -1,0 +1,198 @@
+import BackendContract
+
+extension Tableau {
+    // MARK: Cone walks
+
+    private mutating func nextEpoch() {
+        epoch &+= 1
+        if epoch == 0 {
+            for i in symbols.indices { symbols[i].seen = 0 }
+            epoch = 1
+        }
+        // Emptying an empty array still costs a generic call: skip it.
+        if !heap.isEmpty { heap.removeAll() }
+        touchedCount = 0
+    }
+
+    /// The reduced form of `symbol`'s row: the same equation over non-basic symbols only (a
+    /// BTRAN). Walks the backward cone from the highest rank down, so each basic symbol is
+    /// expanded once, after every row that names it has contributed to its coefficient.
+    ///
+    /// The result's terms live in a buffer the tableau reuses: hand it back with
+    /// ``recycle(_:)-(Row)`` (or to ``pivot(entering:leaving:reducedLeavingRow:)``).
+    mutating func reduce(_ symbol: Int) -> Row {
+        nextEpoch()
+        if accumulatedMagnitudes.count < symbols.count {
+            accumulatedMagnitudes.append(contentsOf: repeatElement(0, count: symbols.count - accumulatedMagnitudes.count))
+        }
+        var constant = symbols[symbol].constant
+        for index in symbols[symbol].rowRange { accumulate(terms[index].symbol, terms[index].coefficient) }
+        while let basic = heap.pop() {
+            let factor = symbols[basic].accumulator
+            symbols[basic].accumulator = 0
+            if Tolerance.isCancelled(factor, of: accumulatedMagnitudes[basic]) { continue }
+            constant += factor * symbols[basic].constant
+            for index in symbols[basic].rowRange { accumulate(terms[index].symbol, factor * terms[index].coefficient) }
+        }
+        var reduced = termBuffer
+        termBuffer = []
+        reduced.removeAll(keepingCapacity: true)
+        for slot in 0..<touchedCount {
+            let symbol = touched[slot]
+            if symbols[symbol].isBasic { continue }
+            let coefficient = symbols[symbol].accumulator
+            if !Tolerance.isCancelled(coefficient, of: accumulatedMagnitudes[symbol]) {
+                reduced.append(Term(symbol, coefficient))
+            }
+        }
+        return Row(constant: constant, terms: reduced)
+    }
+
+    /// Takes back a reduced row's storage once the caller is done with it.
+    mutating func recycle(_ row: consuming Row) { termBuffer = row.terms }
+
+    @inline(__always)
+    private mutating func accumulate(_ symbol: Int, _ amount: Double) {
+        if symbols[symbol].seen != epoch {
+            symbols[symbol].seen = epoch
+            symbols[symbol].accumulator = amount
+            accumulatedMagnitudes[symbol] = abs(amount)
+            if touchedCount < touched.count { touched[touchedCount] = symbol } else { touched.append(symbol) }
+            touchedCount += 1
+            if symbols[symbol].isBasic { heap.push(symbol, key: -symbols[symbol].rank) }
+        } else {
+            symbols[symbol].accumulator += amount
+            accumulatedMagnitudes[symbol] = Swift.max(accumulatedMagnitudes[symbol], abs(amount))
+        }
+    }
+
+    /// The column of a non-basic symbol: `∂basic/∂symbol` for every basic symbol that depends
+    /// on it (an FTRAN), in rank order. Walks the forward cone through the column index.
+    mutating func column(of symbol: Int) -> [Term] {
+        nextEpoch()
+        symbols[symbol].seen = epoch
+        symbols[symbol].accumulator = 1
+        enqueueUsers(of: symbol)
+        var result = termBuffer
+        termBuffer = []
+        result.removeAll(keepingCapacity: true)
+        while let basic = heap.pop() {
+            var sum = 0.0
+            var magnitude = 0.0
+            for index in symbols[basic].rowRange {
+                let term = terms[index]
+                if symbols[term.symbol].seen == epoch {
+                    let product = term.coefficient * symbols[term.symbol].accumulator
+                    sum += product
+                    magnitude = Swift.max(magnitude, abs(product))
+                }
+            }
+            symbols[basic].accumulator = sum
+            if !Tolerance.isCancelled(sum, of: magnitude) {
+                result.append(Term(basic, sum))
+                enqueueUsers(of: basic)
+            } else {
+                symbols[basic].accumulator = 0
+            }
+        }
+        return result
+    }
+
+    /// Takes back a column's storage once the caller is done with it.
+    mutating func recycle(_ column: consuming [Term]) { termBuffer = column }
+
+
+
+    /// Recomputes the values of every basic symbol downstream of `changed` from their rows,
+    /// in rank order (so each is computed once, from final inputs).
+    mutating func refreshValues(downstreamOf changed: [Int]) {
+        nextEpoch()
+        for symbol in changed { enqueueUsers(of: symbol) }
+        propagateValues()
+    }
+
+    /// `refreshValues(downstreamOf: [first, second])` without allocating the array.
+    mutating func refreshValues(downstreamOf first: Int, _ second: Int) {
+        nextEpoch()
+        enqueueUsers(of: first)
+        enqueueUsers(of: second)
+        propagateValues()
+    }
+
+    /// Queues, in rank order, every basic symbol whose row names `symbol` and that this walk
+    /// has not reached yet (its accumulator starts at 0, for an FTRAN).
+    @inline(__always)
+    private mutating func enqueueUsers(of symbol: Int) {
+        var node = users.first(symbol)
+        while node >= 0 {
+            let user = users.user(at: node)
+            if symbols[user].seen != epoch {
+                symbols[user].seen = epoch
+                symbols[user].accumulator = 0
+                heap.push(user, key: symbols[user].rank)
+            }
+            node = users.next(after: node)
+        }
+    }
+
+    private mutating func propagateValues() {
+        while let basic = heap.pop() {
+            let sum = evaluate(basic)
+            if sum != symbols[basic].value {
+                setValue(basic, sum)
+                enqueueUsers(of: basic)
+            }
+        }
+    }
+
+    /// `constant + Σ coefficient·value` of `row` at the current point.
+    func evaluate(_ row: Row) -> Double {
+        var sum = row.constant
+        for term in row.terms { sum += term.coefficient * symbols[term.symbol].value }
+        return sum
+    }
+
+    /// A basic symbol's row evaluated at the current point.
+    @inline(__always)
+    func evaluate(_ symbol: Int) -> Double {
+        var sum = symbols[symbol].constant
+        for index in symbols[symbol].rowRange { sum += terms[index].coefficient * symbols[terms[index].symbol].value }
+        return sum
+    }
+
+    // MARK: Pivoting
+
+    /// Exchanges `entering` (non-basic) and `leaving` (basic), given the reduced row of
+    /// `leaving`. The entering symbol's new row is that reduced row solved for it, so it names
+    /// only non-basic symbols and takes the lowest rank; rows that named `entering` keep
+    /// naming it (now a basic symbol) instead of being rewritten: that is what keeps rows short.
+    mutating func pivot(entering: Int, leaving: Int, reducedLeavingRow reduced: consuming Row) {
+        var alpha = 0.0
+        for term in reduced.terms where term.symbol == entering { alpha = term.coefficient }
+        let inverse = 1 / alpha
+        let constant = reduced.constant * -inverse
+
+        let enteringCost = reducedCosts[entering]
+        setReducedCost(entering, LexVector())
+        clearRow(leaving)
+        setValue(leaving, 0)
+        lowRank -= 1
+        let start = terms.count
+        for term in reduced.terms where term.symbol != entering { terms.append(Term(term.symbol, term.coefficient * -inverse)) }
+        terms.append(Term(leaving, inverse))
+        recycle(reduced)
+        setRow(entering, constant: constant, termsFrom: start, rank: lowRank)
+        setValue(entering, constant)
+        #if LAYOUTBENCH_FAULTS
+        let passedOn = enteringCost.count >= 2 && PlantedFault.isActive(.floatDropsWeakCostUpdate)
+            ? enteringCost.withoutLastEntry : enteringCost
+        #else
+        let passedOn = enteringCost
+        #endif
+        if !passedOn.isZero {
+            for index in symbols[entering].rowRange { addToReducedCost(terms[index].symbol, passedOn, times: terms[index].coefficient) }
+        }
+        refreshValues(downstreamOf: entering, leaving)
+        pivots += 1
+    }
+}

@@ -1,0 +1,151 @@
+extension Tableau {
+    // MARK: Journaled primitives
+
+    /// A basic symbol's row, copied out of the pool (for the rare paths; hot loops read
+    /// `terms[symbols[s].rowRange]` by index).
+    func row(_ symbol: Int) -> Row {
+        guard symbols[symbol].isBasic else { return .empty }
+        return Row(constant: symbols[symbol].constant, terms: Array(terms[symbols[symbol].rowRange]))
+    }
+
+    /// Makes `symbol` basic with `row` at `rank`, or non-basic when `row` is nil.
+    mutating func setRow(_ symbol: Int, _ row: Row?, rank newRank: Int = 0) {
+        guard let row else {
+            clearRow(symbol)
+            return
+        }
+        let start = terms.count
+        terms.append(contentsOf: row.terms)
+        setRow(symbol, constant: row.constant, termsFrom: start, rank: newRank)
+    }
+
+    /// Makes `symbol` basic at `rank` with the row `constant + Σ terms[start...]` (the terms
+    /// just appended to the pool), keeping the column index in step.
+    mutating func setRow(_ symbol: Int, constant: Double, termsFrom start: Int, rank newRank: Int) {
+        let count = terms.count - start
+        place(symbol, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: count), constant: constant, basic: true, rank: newRank)
+    }
+
+    /// Makes `symbol` non-basic.
+    mutating func clearRow(_ symbol: Int) {
+        place(symbol, start: 0, count: 0, constant: 0, basic: false, rank: symbols[symbol].rank)
+    }
+
+    /// Points `symbol`'s row at a run of the pool (journaled), moving its users.
+    mutating func place(_ symbol: Int, start: Int32, count: Int32, constant: Double, basic: Bool, rank newRank: Int) {
+        if !shiftCones.isEmpty { shiftCones.removeAll() }
+        let wasBasic = symbols[symbol].isBasic
+        if journaling {
+            record(.row(
+                symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
+                constant: symbols[symbol].constant, wasBasic: wasBasic, rank: symbols[symbol].rank))
+        }
+        if wasBasic {
+            let count = Int(symbols[symbol].rowCount)
+            termCount -= count
+            garbage += count
+            for index in symbols[symbol].rowRange { users.remove(symbol, from: terms[index].symbol) }
+        }
+        symbols[symbol].rowStart = start
+        symbols[symbol].rowCount = count
+        symbols[symbol].constant = constant
+        symbols[symbol].isBasic = basic
+        if basic {
+            termCount += Int(count)
+            symbols[symbol].rank = newRank
+            for index in symbols[symbol].rowRange { users.add(symbol, to: terms[index].symbol) }
+        }
+        updateCandidacy(symbol)
+        updateFeasibility(symbol)
+    }
+
+    /// Rewrites the pool without its garbage (between calls only: nothing may hold a run).
+    mutating func compactIfWasteful() {
+        guard !journaling, garbage > 64, garbage > termCount else { return }
+        var packed: [Term] = []
+        packed.reserveCapacity(termCount + termCount / 2 + 16)
+        for symbol in symbols.indices where symbols[symbol].isBasic {
+            let range = symbols[symbol].rowRange
+            symbols[symbol].rowStart = Int32(truncatingIfNeeded: packed.count)
+            for index in range { packed.append(terms[index]) }
+        }
+        terms = packed
+        garbage = 0
+    }
+
+    @inline(__always)
+    mutating func setValue(_ symbol: Int, _ newValue: Double) {
+        if journaling && symbol < journalBase { record(.value(symbol: symbol, old: symbols[symbol].value)) }
+        symbols[symbol].value = newValue
+        updateFeasibility(symbol)
+    }
+
+    @inline(__always)
+    mutating func setReducedCost(_ symbol: Int, _ cost: LexVector) {
+        if journaling && symbol < journalBase {
+            recordReducedCost(of: symbol)
+        }
+        reducedCosts[symbol] = cost
+        updateCandidacy(symbol)
+    }
+
+    @inline(__always)
+    mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
+        if journaling && symbol < journalBase {
+            recordReducedCost(of: symbol)
+        }
+        reducedCosts[symbol].add(cost, times: factor)
+        updateCandidacy(symbol)
+    }
+
+    // MARK: Rewriting rows in place
+
+    /// Replaces `symbol` by `symbol + delta` in every row: rows naming it change constant, and
+    /// its own row (when basic) absorbs −delta.
+    mutating func shift(_ symbol: Int, by delta: Double) {
+        for user in users[symbol] {
+            var coefficient = 0.0
+            for index in symbols[user].rowRange where terms[index].symbol == symbol { coefficient += terms[index].coefficient }
+            symbols[user].constant += coefficient * delta
+        }
+        if symbols[symbol].isBasic {
+            symbols[symbol].constant -= delta
+            setValue(symbol, symbols[symbol].value - delta)
+        } else {
+            refreshValues(downstreamOfShifted: symbol)
+        }
+    }
+
+    /// Rewrites a basic symbol's row with `symbol` replaced by `definition` (same rank).
+    mutating func setRow(_ user: Int, substituting symbol: Int, by definition: Row) {
+        var row = self.row(user)
+        var factor = 0.0
+        row.terms.removeAll { term in
+            if term.symbol == symbol { factor += term.coefficient; return true }
+            return false
+        }
+        row.constant += factor * definition.constant
+        for term in definition.terms {
+            let amount = factor * term.coefficient
+            if let index = row.terms.firstIndex(where: { $0.symbol == term.symbol }) {
+                let old = row.terms[index].coefficient
+                let sum = old + amount
+                row.terms[index].coefficient = Tolerance.isCancelled(sum, of: Swift.max(abs(old), abs(amount))) ? 0 : sum
+            } else {
+                row.terms.append(Term(term.symbol, amount))
+            }
+        }
+        row.terms.removeAll { $0.coefficient == 0 }
+        setRow(user, row, rank: symbols[user].rank)
+    }
+
+    /// Recomputes the given basic symbols and everything downstream of them, in rank order.
+    mutating func refreshValues(of basics: [Int]) {
+        var all: [Int] = []
+        for symbol in basics where symbols[symbol].isBasic {
+            setValue(symbol, evaluate(symbol))
+            all.append(symbol)
+        }
+        refreshValues(downstreamOf: all)
+    }
+}
