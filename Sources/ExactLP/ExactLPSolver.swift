@@ -86,14 +86,17 @@ public enum ExactLPSolver {
         public var degenerateRunBeforeBland: Int
         /// Start the exact simplex from the basis a `Double` run ends with.
         public var floatWarmStart: Bool
+        /// Begin the `Double` run with the dual simplex (then the primal one finishes).
+        public var floatDualSimplex: Bool
 
         public init(
             timeLimit: Duration? = nil, degenerateRunBeforeBland: Int = 50,
-            floatWarmStart: Bool = true
+            floatWarmStart: Bool = true, floatDualSimplex: Bool = true
         ) {
             self.timeLimit = timeLimit
             self.degenerateRunBeforeBland = degenerateRunBeforeBland
             self.floatWarmStart = floatWarmStart
+            self.floatDualSimplex = floatDualSimplex
         }
     }
 
@@ -112,6 +115,7 @@ public enum ExactLPSolver {
         }
         let started = ContinuousClock.now
         var float = RevisedSimplex<Double>(lp: lp, options: options)
+        if options.floatDualSimplex { float.runDual() }
         let perturbed = float.run()
         var candidate = (basis: float.basis, atUpper: float.atUpperBounds())
         if perturbed.status == .optimal {

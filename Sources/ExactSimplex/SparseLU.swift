@@ -236,6 +236,10 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
         etaNonzeros += 1
     }
 
+    /// The basis changes recorded since the factorization.
+    @inlinable
+    public var updateCount: Int { etas.count }
+
     /// Whether refactorizing would now be cheaper (and, in `Double`, more accurate) than
     /// carrying the updates along.
     @inlinable

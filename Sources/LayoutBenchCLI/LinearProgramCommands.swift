@@ -252,10 +252,26 @@ struct BenchNetlibCommand: ParsableCommand {
     @Option(help: "Write the records as JSON here (written atomically).")
     var json: String?
 
+    @Option(help: ArgumentHelp(
+        "An earlier run's --json file: its records join the table (and --json) unless this run solves the same problem with the same backend.",
+        discussion: "Lets a slow backend's run (esolver's, say) be made once and set beside new exact runs."))
+    var previous: [String] = []
+
     func run() throws {
         let optima = try PublishedOptima(path: corpus + "/koch-quick.solu")
-        let backends = backend.split(separator: ",").map(String.init)
-        for name in backends where name != "exact" && OutsideLPSolver(rawValue: name) == nil {
+        let solving = backend.split(separator: ",").map(String.init)
+        var earlier: [LPSolveRecord] = []
+        for path in previous {
+            guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read the file") }
+            do {
+                earlier += try JSONDecoder().decode([LPSolveRecord].self, from: data)
+            } catch {
+                throw ValidationError("\(path): not a bench-netlib --json file (\(error.localizedDescription))")
+            }
+        }
+        var backends = solving
+        for record in earlier where !backends.contains(record.backend) { backends.append(record.backend) }
+        for name in solving where name != "exact" && OutsideLPSolver(rawValue: name) == nil {
             throw ValidationError("unknown LP backend '\(name)'")
         }
         var files: [String]
@@ -272,7 +288,7 @@ struct BenchNetlibCommand: ParsableCommand {
         for file in files {
             let name = problemName(file)
             let lp = try readProgram(file)
-            for solverName in backends {
+            for solverName in solving {
                 var record: LPSolveRecord
                 if let solver = OutsideLPSolver(rawValue: solverName) {
                     guard solver.executable != nil else { continue }
@@ -289,9 +305,14 @@ struct BenchNetlibCommand: ParsableCommand {
                 printError("\(name) \(solverName): \(record.status) \(record.verdict ?? "") \(String(format: "%.2f", record.seconds)) s, \(record.pivots.map(String.init) ?? "?") pivots")
                 records.append(record)
             }
-            if let json { try Self.write(records, to: json) }
+            if let json { try Self.write(Self.merged(earlier, records), to: json) }
         }
-        print(Self.markdown(records, backends: backends))
+        print(Self.markdown(Self.merged(earlier, records), backends: backends))
+    }
+
+    /// The earlier records this run did not redo, then this run's.
+    static func merged(_ earlier: [LPSolveRecord], _ records: [LPSolveRecord]) -> [LPSolveRecord] {
+        earlier.filter { old in !records.contains { $0.problem == old.problem && $0.backend == old.backend } } + records
     }
 
     static func write(_ records: [LPSolveRecord], to path: String) throws {

@@ -14,8 +14,8 @@ let repositoryRoot: String = {
 let netlibCorpus = repositoryRoot + "/../shared/corpora/netlib"
 
 /// Solves and insists the certificate proves the status.
-func solveChecked(_ lp: ExactLinearProgram, bland: Int = 50, warm: Bool = true) throws -> ExactLPResult {
-    let result = ExactLPSolver.solve(lp, options: .init(degenerateRunBeforeBland: bland, floatWarmStart: warm))
+func solveChecked(_ lp: ExactLinearProgram, bland: Int = 50, warm: Bool = true, dual: Bool = true) throws -> ExactLPResult {
+    let result = ExactLPSolver.solve(lp, options: .init(degenerateRunBeforeBland: bland, floatWarmStart: warm, floatDualSimplex: dual))
     let certificate = try #require(result.certificate)
     #expect(LPCertificateVerifier.failure(of: certificate, for: lp) == nil)
     return result
@@ -190,12 +190,13 @@ struct BoundedSimplexTests {
 struct NetlibTests {
     static let optima: PublishedOptima? = try? PublishedOptima(path: netlibCorpus + "/koch-quick.solu")
 
-    /// With the floating-point warm start (the default) and without it (exact pivots from
-    /// the slack basis all the way): the same exact optimum either way.
-    @Test(arguments: ["afiro", "sc50a", "sc50b", "adlittle", "blend"], [true, false])
-    func matchesKochToAll32Digits(problem: String, warmStart: Bool) throws {
+    /// With the floating-point warm start (the default: dual then primal), with a primal-only
+    /// warm start, and without one (exact pivots from the slack basis all the way): the same
+    /// exact optimum every way.
+    @Test(arguments: ["afiro", "sc50a", "sc50b", "adlittle", "blend"], ["dual", "primal", "none"])
+    func matchesKochToAll32Digits(problem: String, warmStart: String) throws {
         let lp = try MPSReader.read(path: "\(netlibCorpus)/\(problem).mps.gz")
-        let result = try solveChecked(lp, warm: warmStart)
+        let result = try solveChecked(lp, warm: warmStart != "none", dual: warmStart == "dual")
         #expect(result.status == .optimal)
         guard case .optimal(let koch)? = Self.optima?[problem] else {
             Issue.record("no Koch value for \(problem)")

@@ -100,6 +100,43 @@ struct RevisedSimplexTests {
         #expect(repaired > 0, "no start basis needed repair: the singular path went untested")
     }
 
+    /// The dual phase of the float run: x3 flips to its lower bound inside the long-step ratio
+    /// test instead of entering, and the free z, whose cost pulls it to −∞, gets an artificial
+    /// bound that is gone again afterwards. The basis it ends with is optimal in exact
+    /// arithmetic, with the certificate checked.
+    @Test func dualSimplexFlipsBoundsAndDropsItsArtificialBounds() throws {
+        // min −3x1 − 2x2 − x3 + z, x1 + x2 + x3 ≤ 3/2, z − x1 ≥ −10, 0 ≤ x ≤ 1, z free.
+        let lp = try read("""
+            NAME
+            ROWS
+             N  OBJ
+             L  SUM
+             G  LINK
+            COLUMNS
+                X1  OBJ  -3  SUM  1
+                X1  LINK  -1
+                X2  OBJ  -2  SUM  1
+                X3  OBJ  -1  SUM  1
+                Z  OBJ  1  LINK  1
+            RHS
+                RHS  SUM  1.5  LINK  -10
+            BOUNDS
+             UP BND X1 1
+             UP BND X2 1
+             UP BND X3 1
+             FR BND Z
+            ENDATA
+            """)
+        var float = RevisedSimplex<Double>(lp: lp, options: .init())
+        let stranded = float.runDual()
+        #expect(stranded == 0)
+        #expect(float.flips >= 1)
+        #expect(float.lower[3] == nil && float.upper[3] == nil, "z keeps an artificial bound")
+        let proven = try #require(ExactLPSolver.verifiedBasis(lp, basis: float.basis, atUpper: float.atUpperBounds()))
+        // x1 = 1, x2 = 1/2, x3 = 0, z = −9.
+        #expect(proven.objective == -13)
+    }
+
     /// The float run's answer is never reported: no certificate, no objective.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: netlibCorpus), "../shared/corpora/netlib is absent"))
     func floatRunGivesABasisOnly() throws {

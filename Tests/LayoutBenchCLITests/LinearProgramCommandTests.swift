@@ -51,4 +51,33 @@ import Testing
         let file = try CLI.file("toy.mps", Self.toy)
         #expect(try CLI.run(["solve-lp", file, "--backend", "simplex9000"]).status == 2)
     }
+
+    /// The shared Netlib corpus, read where it lies.
+    static let netlib: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/LayoutBenchCLITests/<file>
+        return parts.joined(separator: "/") + "/../shared/corpora/netlib"
+    }()
+
+    /// An earlier run's records (here afiro's) join a new run's (sc50b's) in the table and in
+    /// --json; a file that is not such records is refused with its path.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: netlib), "../shared/corpora/netlib is absent"))
+    func benchNetlibSetsAnEarlierRunBesideANewOne() throws {
+        let earlier = try CLI.file("earlier.json", "")
+        let first = try CLI.run(["bench-netlib", "--corpus", Self.netlib, "--problems", "afiro", "--backend", "exact", "--json", earlier])
+        #expect(first.status == 0, "\(first.error)")
+        let both = earlier + ".both.json"
+        let second = try CLI.run([
+            "bench-netlib", "--corpus", Self.netlib, "--problems", "sc50b", "--backend", "exact", "--previous", earlier, "--json", both,
+        ])
+        #expect(second.status == 0, "\(second.error)")
+        #expect(second.output.contains("| afiro | match |"), "\(second.output)")
+        #expect(second.output.contains("| sc50b | match |"), "\(second.output)")
+        let written = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: both))) as? [[String: Any]]
+        #expect(written?.compactMap { $0["problem"] as? String } == ["afiro", "sc50b"])
+        let notRecords = try CLI.file("toy.mps", Self.toy)
+        let refused = try CLI.run(["bench-netlib", "--corpus", Self.netlib, "--problems", "afiro", "--previous", notRecords])
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("\(notRecords): not a bench-netlib --json file"), "\(refused.error)")
+    }
 }
