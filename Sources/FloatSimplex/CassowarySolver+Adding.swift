@@ -173,7 +173,16 @@ extension CassowarySolver {
     private mutating func defineSubject(_ subject: Int, from record: Record) {
         let range = record.start..<record.start + record.count
         var coefficient = 0.0
-        for index in range where recordTerms[index].symbol == subject { coefficient = recordTerms[index].coefficient }
+        var largest = 0.0, smallest = Double.infinity
+        for index in range {
+            let magnitude = abs(recordTerms[index].coefficient)
+            if recordTerms[index].symbol == subject { coefficient = recordTerms[index].coefficient }
+            largest = max(largest, magnitude)
+            if magnitude > 0 { smallest = min(smallest, magnitude) }
+        }
+        // A row whose coefficients span more than 1/smallPivotRatio spreads its rounding
+        // through every row it is substituted into, as a small pivot does.
+        if smallest < Tableau.smallPivotRatio * largest { tableau.sawSmallPivot = true }
         let scale = -1 / coefficient
         let start = tableau.terms.count
         for index in range where recordTerms[index].symbol != subject {

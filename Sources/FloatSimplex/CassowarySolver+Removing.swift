@@ -35,7 +35,7 @@ extension CassowarySolver {
         }
         if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
         recycle(record, id: handle.id)
-        refactorIfFilled(settled: true)
+        refactorIfFilled(settled: true, afterRemoval: true)
         tableau.compactIfWasteful()
         compactRecordsIfWasteful()
         checkInvariantsNow()

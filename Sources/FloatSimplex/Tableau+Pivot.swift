@@ -168,7 +168,12 @@ extension Tableau {
     /// naming it (now a basic symbol) instead of being rewritten: that is what keeps rows short.
     mutating func pivot(entering: Int, leaving: Int, reducedLeavingRow reduced: consuming Row) {
         var alpha = 0.0
-        for term in reduced.terms where term.symbol == entering { alpha = term.coefficient }
+        var largest = 0.0
+        for term in reduced.terms {
+            if term.symbol == entering { alpha = term.coefficient }
+            largest = max(largest, abs(term.coefficient))
+        }
+        if abs(alpha) < Self.smallPivotRatio * largest { sawSmallPivot = true }
         let inverse = 1 / alpha
         let constant = reduced.constant * -inverse
 

@@ -157,6 +157,13 @@ struct Tableau: Sendable {
     /// `termCount` when the tableau was last known free of fill-in (after a refactorisation,
     /// or grown by additions, which add short rows).
     var cleanTermCount = 0
+    /// Whether a pivot since the last refactorisation divided by an element far below its
+    /// row's largest (``smallPivotRatio``). Such a pivot writes rows whose entries carry the
+    /// rounding of the whole row times 1/element; a fresh factorisation of the same basis does
+    /// not, so a removal (which can leave the basis those rows were written for) rebuilds.
+    var sawSmallPivot = false
+    /// |pivot element| / max |row entry| below which ``sawSmallPivot`` is set.
+    static let smallPivotRatio = 1e-6
 
     /// Undo records of the current attempt: `journal[..<journalLength]` (entries beyond are
     /// stale, overwritten in place, so ending an attempt costs nothing).

@@ -85,4 +85,32 @@ import Testing
             }
         }
     }
+
+    /// A row whose coefficients span 1e9 (`v2.left == -1e-9 * v1.left`) spreads its rounding
+    /// into every row it is substituted into; after v1's constraints went, the optional
+    /// `v4.left == v3.left` was off by 3.33 on a layout of 1e9 where a fresh solve meets it
+    /// exactly (CI's guided minute). Such a row, or a pivot that small against its row, now
+    /// makes the next removal refactorise the tableau from the constraints it still holds.
+    @Test func aRemovalAfterAWideRowRefactorises() throws {
+        var solver = CassowarySolver()
+        var onV1: [ConstraintHandle] = []
+        onV1.append(try solver.addConstraint(constraint([(0, 1)], 0, .equal)))                   // v1.leading == root.leading
+        onV1.append(try solver.addConstraint(constraint([(4, 1), (0, 1e-9)], 0, .equal)))        // v2.left == -1e-9 * v1.left
+        onV1.append(try solver.addConstraint(constraint([(8, 1), (0, -0.1)], 0, .equal)))        // v3.left == 0.1 * v1.left
+        try solver.addConstraint(constraint([(4, 1), (8, -3)], 0, .equal))                         // v2.left == 3 * v3.left
+        onV1.append(try solver.addConstraint(constraint([(12, 1), (14, 1), (0, -1)], 0, .equal)))  // v4.right == v1.left
+        try solver.addConstraint(constraint([(12, -1)], -1e9, .greaterThanOrEqual))                // root.left >= v4.left + 1e9
+        try solver.addConstraint(constraint([(12, 1), (8, -1)], 0, .equal, level: 1))             // v4.left == v3.left @750
+        let sawWideRow = solver.tableau.sawSmallPivot
+        #expect(sawWideRow)
+        let before = solver.tableau.refactorisations
+        for handle in onV1 { try solver.removeConstraint(handle) }
+        let (after, stillMarked) = (solver.tableau.refactorisations, solver.tableau.sawSmallPivot)
+        #expect(after > before)
+        #expect(!stillMarked)
+        // What is left: v2 = 3 v3, v4 <= -1e9, v4 = v3 @750: met exactly.
+        #expect(solver.objective(levelCount: 1)[0] <= 1e-6)
+        #expect(isClose(solver.value(of: Variable(12)), solver.value(of: Variable(8)), tolerance: 1e-12))
+        #expect(isClose(solver.value(of: Variable(4)), 3 * solver.value(of: Variable(8)), tolerance: 1e-12))
+    }
 }
