@@ -184,6 +184,7 @@ extension CassowarySolver {
         }
         tableau.refactorisations += 1
         tableau.cleanTermCount = tableau.termCount
+        tableau.checkInvariantsAfterMutation()
         return true
     }
 }

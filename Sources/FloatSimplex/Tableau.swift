@@ -180,5 +180,10 @@ struct Tableau: Sendable {
     /// rollback restores them and hands them back in the same order.
     var reusedSymbols: [(symbol: Int, state: SymbolState)] = []
 
+    #if DEBUG
+    /// Debug builds: how often ``checkInvariantsAfterMutation()`` was reached.
+    var mutationChecks = 0
+    #endif
+
     var symbolCount: Int { symbols.count }
 }
