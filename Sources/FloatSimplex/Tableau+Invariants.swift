@@ -46,26 +46,13 @@ extension Tableau {
 
     /// The candidate and infeasible lists against the slots the symbols record.
     private func listViolations() -> [String] {
-        var violations: [String] = []
-        for (slot, symbol) in candidates.enumerated() {
-            guard symbol >= 0 && symbol < symbols.count else { violations.append("candidate \(symbol) out of range"); continue }
-            if Int(symbols[symbol].candidateSlot) != slot { violations.append("candidate slot of \(symbol)") }
-            if symbols[symbol].isBasic { violations.append("basic symbol \(symbol) is a candidate") }
+        var violations = candidates.invariantViolations("candidate", records: symbols)
+        violations += infeasible.invariantViolations("infeasible", records: symbols)
+        for symbol in candidates where symbol >= 0 && symbol < symbols.count && symbols[symbol].isBasic {
+            violations.append("basic symbol \(symbol) is a candidate")
         }
-        for (slot, symbol) in infeasible.enumerated() {
-            guard symbol >= 0 && symbol < symbols.count else { violations.append("infeasible symbol \(symbol) out of range"); continue }
-            if Int(symbols[symbol].infeasibleSlot) != slot { violations.append("infeasible slot of \(symbol)") }
-            if !symbols[symbol].isBasic { violations.append("non-basic symbol \(symbol) listed as infeasible") }
-        }
-        for symbol in symbols.indices {
-            let candidateSlot = Int(symbols[symbol].candidateSlot)
-            if candidateSlot >= 0 && (candidateSlot >= candidates.count || candidates[candidateSlot] != symbol) {
-                violations.append("symbol \(symbol) records candidate slot \(candidateSlot) that holds another")
-            }
-            let infeasibleSlot = Int(symbols[symbol].infeasibleSlot)
-            if infeasibleSlot >= 0 && (infeasibleSlot >= infeasible.count || infeasible[infeasibleSlot] != symbol) {
-                violations.append("symbol \(symbol) records infeasible slot \(infeasibleSlot) that holds another")
-            }
+        for symbol in infeasible where symbol >= 0 && symbol < symbols.count && !symbols[symbol].isBasic {
+            violations.append("non-basic symbol \(symbol) listed as infeasible")
         }
         return violations
     }

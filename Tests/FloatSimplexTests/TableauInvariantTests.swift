@@ -75,7 +75,7 @@ import Testing
         let symbol = try #require(tableau.symbols.indices.first { !tableau.symbols[$0].isBasic && tableau.symbols[$0].kind != .retired })
         tableau.symbols[symbol].candidateSlot = 0
         let violations = tableau.invariantViolations(betweenCalls: true)
-        #expect(violations.contains { $0.hasPrefix("symbol \(symbol) records candidate slot 0") })
+        #expect(violations.contains { $0.hasPrefix("\(symbol) records candidate slot 0") })
     }
 
     @Test func aStaleValueAndABrokenRankOrderAreCaught() throws {
