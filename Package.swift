@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GaussianBackend", targets: ["GaussianBackend"]),
         .library(name: "ExactSimplex", targets: ["ExactSimplex"]),
         .library(name: "FloatSimplex", targets: ["FloatSimplex"]),
+        .library(name: "SolverBenchmarks", targets: ["SolverBenchmarks"]),
         .library(name: "Generator", targets: ["Generator"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Reporting", targets: ["Reporting"]),
@@ -62,6 +63,9 @@ let package = Package(
         // Incremental Cassowary simplex in Double with lexicographic priorities.
         .target(
             name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"], swiftSettings: plantedFaults),
+        // The incremental benchmark's workloads, their timing through the float core, and the
+        // JSON documents kiwi's driver (scripts/kiwi/driver.py) reads.
+        .target(name: "SolverBenchmarks", dependencies: ["FloatSimplex", "BackendContract", "LayoutModel"]),
         // Interface Builder files (.xib, .storyboard) → systems with the frames Xcode stored.
         .target(name: "InterfaceBuilder", dependencies: ["LayoutModel"]),
         // Child processes with pipes, started by posix_spawn and reaped by their owner alone.
@@ -114,8 +118,8 @@ let package = Package(
             name: "LayoutBenchCLI",
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
-                "ExactSimplex", "CertificateChecker", "FloatSimplex", "Generator", "Fuzzing", "Reporting", "Runner",
-                "InterfaceBuilder",
+                "ExactSimplex", "CertificateChecker", "FloatSimplex", "SolverBenchmarks", "Generator", "Fuzzing", "Reporting",
+                "Runner", "InterfaceBuilder",
                 "OutsideSolvers", "History", "MathematicalProgramming", "ExactLP", "GuidedFuzzing",
                 "VisualFormatDifferential",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -141,9 +145,12 @@ let package = Package(
         ),
         .testTarget(
             name: "FloatSimplexTests",
-            dependencies: ["FloatSimplex", "ExactSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator"],
+            dependencies: [
+                "FloatSimplex", "SolverBenchmarks", "ExactSimplex", "LayoutModel", "BackendContract", "ExactArithmetic", "Generator",
+            ],
             swiftSettings: plantedFaults
         ),
+        .testTarget(name: "SolverBenchmarksTests", dependencies: ["SolverBenchmarks", "FloatSimplex", "LayoutModel"]),
         .testTarget(name: "GeneratorTests", dependencies: ["Generator", "LayoutModel", "GaussianBackend", "BackendContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "SeededRandom"], exclude: ["Snapshots"]),
         .testTarget(

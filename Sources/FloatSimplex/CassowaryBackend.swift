@@ -42,7 +42,7 @@ public struct CassowaryBackend: LayoutBackend {
     /// The exact lowering rounded to `Double` once, or nil if a number does not fit. Rows
     /// whose numbers are exact in `Double` are lowered in `Double` (the same numbers); the
     /// others through `Rational`.
-    static func lower(_ system: ConstraintSystem) -> LinearSystem<Double>? {
+    public static func lower(_ system: ConstraintSystem) -> LinearSystem<Double>? {
         let linear = system.loweredRoundingOnce { constraint, index, level in
             (system.lower(constraint, index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
         }

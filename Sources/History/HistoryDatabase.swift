@@ -50,15 +50,27 @@ public final class HistoryDatabase: Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.journalMode = .wal
         configuration.label = "layoutbench.history"
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-        } catch {
-            throw describe(error, path: path)
+        // Two processes creating one new file at once race for the switch to WAL and for the
+        // first migration. SQLite answers some of those lock requests with BUSY at once,
+        // without its busy handler (a lock upgrade that could deadlock, the journal-mode
+        // change), so the open is retried, backing off, within the same busy timeout.
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        var pause: TimeInterval = 0.005
+        while true {
+            do {
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                let database = HistoryDatabase(path: path, queue: queue)
+                try database.migrate()
+                return database
+            } catch let error as HistoryError {
+                guard error.isLockContention, Date().addingTimeInterval(pause) < deadline else { throw error }
+            } catch {
+                let described = describe(error, path: path)
+                guard described.isLockContention, Date().addingTimeInterval(pause) < deadline else { throw described }
+            }
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 0.25)
         }
-        let database = HistoryDatabase(path: path, queue: queue)
-        try database.migrate()
-        return database
     }
 
     /// Checks an existing file without writing to it: SQLite's header, then (read-only) the
@@ -131,6 +143,7 @@ public final class HistoryDatabase: Sendable {
                 let done = (try? queue.read { db in try migrator.hasCompletedMigrations(db) }) ?? false
                 if done { return }
                 if attempt >= 5 { throw Self.describe(error, path: path) }
+                Thread.sleep(forTimeInterval: 0.005 * Double(1 << attempt))
             }
         }
     }
@@ -180,6 +193,7 @@ public final class HistoryDatabase: Sendable {
             switch error.resultCode {
             case .SQLITE_NOTADB: return .notADatabase(path: path, reason: message)
             case .SQLITE_CORRUPT: return .corrupt(path: path, reason: message)
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, reason: message)
             default: return .database(path: path, reason: message)
             }
         }

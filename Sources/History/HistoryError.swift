@@ -11,6 +11,8 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerSchema(path: String, found: Int, supported: Int)
     /// SQLite found the file damaged.
     case corrupt(path: String, reason: String)
+    /// Another process held the file's lock for longer than the busy timeout.
+    case locked(path: String, reason: String)
     /// Any other failure of SQLite or of the file system on the history.
     case database(path: String, reason: String)
     /// A report that cannot be recorded.
@@ -28,10 +30,18 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): history schema version \(found) is newer than this layoutbench reads (version \(supported)); use a newer layoutbench"
         case .corrupt(let path, let reason):
             return "\(path): the history is damaged: \(reason)"
+        case .locked(let path, let reason):
+            return "\(path): \(reason) (another process kept the history locked; try again when it has finished)"
         case .database(let path, let reason):
             return "\(path): \(reason)"
         case .unreadableReport(let path, let reason):
             return "\(path): \(reason)"
         }
+    }
+
+    /// Whether the failure was only another process holding the lock (worth waiting for).
+    var isLockContention: Bool {
+        if case .locked = self { return true }
+        return false
     }
 }

@@ -3,6 +3,7 @@ import FloatSimplex
 import Foundation
 import Generator
 import LayoutModel
+import SolverBenchmarks
 
 extension IncrementalBenchCommand {
     /// `--sequences`: per-step latency of the float backend's incremental path over long
@@ -39,11 +40,11 @@ extension IncrementalBenchCommand {
                 line += " | " + pad(String(format: "%.0f×", scratch / max(float.p50, 1e-12)), 11, right: true)
                 if kiwi {
                     let file = directory.appendingPathComponent("\(family.name)-\(size).json")
-                    try SequenceBenchmark.kiwiJSON(name: family.name, rowSteps: measurement.rowSteps)
-                        .write(to: file, atomically: true, encoding: .utf8)
-                    if let result = try runKiwi(file), let seconds = result["pass_seconds"] as? [Double], seconds.count > 1 {
+                    try KiwiBridge.encode(KiwiBridge.SequenceDocument(name: family.name, rowSteps: measurement.rowSteps))
+                        .write(to: file, options: .atomic)
+                    if let result = try runKiwi(file), let seconds = result.passSeconds, seconds.count > 1 {
                         let k = Percentiles(Array(seconds.dropFirst()))
-                        line += " | " + pad(k.text + ((result["timeout"] as? Bool) == true ? " (timeout)" : ""), 16)
+                        line += " | " + pad(k.text + (result.timedOut ? " (timeout)" : ""), 16)
                         line += " | " + pad(String(format: "%.1f×", k.p50 / max(float.p50, 1e-12)), 14, right: true)
                     } else {
                         line += " | " + pad("failed", 16) + " | " + pad("-", 14, right: true)

@@ -2,6 +2,8 @@ import ArgumentParser
 import FloatSimplex
 import Foundation
 import Generator
+import Reporting
+import SolverBenchmarks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,7 +73,7 @@ struct IncrementalBenchCommand: ParsableCommand {
         var workload: IncrementalWorkload.Kind
         var size: Int
         var float: IncrementalMeasurement
-        var kiwi: [String: Any]?
+        var kiwi: KiwiBridge.Reply?
     }
 
     func validate() throws {
@@ -114,10 +116,10 @@ struct IncrementalBenchCommand: ParsableCommand {
             for size in kindSizes {
                 let workload = IncrementalWorkload.make(kind, size: size)
                 let float = IncrementalBenchmark.run(workload)
-                var kiwiResult: [String: Any]?
+                var kiwiResult: KiwiBridge.Reply?
                 if kiwi {
                     let file = directory.appendingPathComponent("\(workload.name).json")
-                    try workload.kiwiJSON().write(to: file, atomically: true, encoding: .utf8)
+                    try KiwiBridge.encode(KiwiBridge.WorkloadDocument(workload)).write(to: file, options: .atomic)
                     kiwiResult = try runKiwi(file)
                 }
                 let row = Row(workload: kind, size: size, float: float, kiwi: kiwiResult)
@@ -149,14 +151,14 @@ struct IncrementalBenchCommand: ParsableCommand {
                 var delta = "-"
                 if kiwi {
                     let file = directory.appendingPathComponent("\(workload.name).json")
-                    try workload.kiwiJSON().write(to: file, atomically: true, encoding: .utf8)
+                    try KiwiBridge.encode(KiwiBridge.WorkloadDocument(workload)).write(to: file, options: .atomic)
                     let k = try runKiwi(file)
-                    if let k, (k["timeout"] as? Bool) != true {
-                        kiwiSeconds = k["add_seconds"] as? Double
-                        if let values = k["values"] as? [Double], values.count == oneShot.result.solution.values.count {
+                    if let k, !k.timedOut {
+                        kiwiSeconds = k.addSeconds
+                        if let values = k.values, values.count == oneShot.result.solution.values.count {
                             delta = String(format: "%.3g", zip(values, oneShot.result.solution.values).map { abs($0 - $1) }.max() ?? 0)
                         }
-                        if let rejected = k["rejected"] as? Int, rejected > 0 { delta += " (\(rejected) rejected)" }
+                        if let rejected = k.rejected, rejected > 0 { delta += " (\(rejected) rejected)" }
                     }
                     kiwiText = kiwiSeconds.map(ms) ?? (k == nil ? "failed" : String(format: "> %.0f s", kiwiTimeLimit))
                 }
@@ -176,7 +178,7 @@ struct IncrementalBenchCommand: ParsableCommand {
         for family in chosen {
             guard let rows = points[family.name], rows.count >= 2 else { continue }
             func slope(_ seconds: [(Int, Double)]) -> String {
-                IncrementalBenchmark.growthExponent(seconds.map { (size: $0.0, seconds: $0.1) }).map { String(format: "%.2f", $0) } ?? "-"
+                growthExponentText(seconds)
             }
             let kiwiPoints = rows.compactMap { row in row.kiwi.map { (row.size, $0) } }
             print("  \(pad(family.name, 19)) one-shot \(slope(rows.map { ($0.size, $0.oneShot) }))   core \(slope(rows.map { ($0.size, $0.core) }))   kiwi \(kiwiPoints.count == rows.count ? slope(kiwiPoints) : "-")")
@@ -196,7 +198,7 @@ struct IncrementalBenchCommand: ParsableCommand {
         #endif
     }
 
-    func runKiwi(_ file: URL) throws -> [String: Any]? {
+    func runKiwi(_ file: URL) throws -> KiwiBridge.Reply? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [kiwiScript, "--time-limit", String(kiwiTimeLimit), file.path]
@@ -212,7 +214,7 @@ struct IncrementalBenchCommand: ParsableCommand {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return try KiwiBridge.decodeReply(data)
     }
 
     static let header = """
@@ -223,18 +225,18 @@ struct IncrementalBenchCommand: ParsableCommand {
         let f = row.float
         var text = pad(row.workload.rawValue, 9) + pad("\(row.size)", 6, right: true) + pad("\(f.constraintCount)", 13, right: true)
         text += " | " + pad(ms(f.addSeconds), 11, right: true) + pad(String(format: "%.2f", f.addSeconds * 1e6 / Double(max(1, f.constraintCount))), 7, right: true)
-        if let k = row.kiwi, let add = k["add_seconds"] as? Double {
-            let timedOut = (k["timeout"] as? Bool) == true
-            let added = k["added"] as? Int ?? f.constraintCount
+        if let k = row.kiwi, let add = k.addSeconds {
+            let timedOut = k.timedOut
+            let added = k.added ?? f.constraintCount
             text += " | " + pad((timedOut ? ">" : "") + ms(add), 11, right: true)
             text += pad(String(format: "%.2f", add * 1e6 / Double(max(1, added))), 8, right: true)
             text += pad(timedOut ? "> \(String(format: "%.0f", add / f.addSeconds))×" : String(format: "%.1f×", add / f.addSeconds), 12, right: true)
-            let kiwiEdit = (k["edit_seconds"] as? Double).map(ms) ?? "-"
+            let kiwiEdit = k.editSeconds.map(ms) ?? "-"
             text += " | " + pad(f.suggestionCount > 0 ? ms(f.editSeconds) + " / " + kiwiEdit : "-", 17)
-            let kiwiSuggestions = k["suggestions"] as? Int ?? 0
-            let kiwiPer = kiwiSuggestions > 0 ? String(format: "%.1f µs", (k["suggest_seconds"] as? Double ?? 0) * 1e6 / Double(kiwiSuggestions)) : "-"
+            let kiwiSuggestions = k.suggestions ?? 0
+            let kiwiPer = kiwiSuggestions > 0 ? String(format: "%.1f µs", (k.suggestSeconds ?? 0) * 1e6 / Double(kiwiSuggestions)) : "-"
             text += " | " + pad(f.suggestionCount > 0 ? perSuggestion(f) + " / " + kiwiPer : "-", 27)
-            if let values = k["values"] as? [Double], values.count == f.values.count, !timedOut {
+            if let values = k.values, values.count == f.values.count, !timedOut {
                 let delta = zip(values, f.values).map { abs($0 - $1) }.max() ?? 0
                 text += " | " + String(format: "%.3g", delta)
             } else {
@@ -259,15 +261,20 @@ struct IncrementalBenchCommand: ParsableCommand {
             guard mine.count >= 2 else { continue }
             let floatPoints = mine.map { (size: $0.size, seconds: kind == .resize ? $0.float.suggestSeconds : $0.float.addSeconds) }
             let kiwiPoints: [(size: Int, seconds: Double)] = mine.compactMap { row in
-                guard let k = row.kiwi, (k["timeout"] as? Bool) != true else { return nil }
-                let seconds = kind == .resize ? k["suggest_seconds"] as? Double : k["add_seconds"] as? Double
+                guard let k = row.kiwi, !k.timedOut else { return nil }
+                let seconds = kind == .resize ? k.suggestSeconds : k.addSeconds
                 return seconds.map { (row.size, $0) }
             }
-            let f = IncrementalBenchmark.growthExponent(floatPoints).map { String(format: "%.2f", $0) } ?? "-"
-            let k = IncrementalBenchmark.growthExponent(kiwiPoints).map { String(format: "%.2f", $0) } ?? "-"
+            let f = growthExponentText(floatPoints.map { ($0.size, $0.seconds) })
+            let k = growthExponentText(kiwiPoints.map { ($0.size, $0.seconds) })
             text += "  \(pad(kind.rawValue, 8)) float \(f)   kiwi \(k)\n"
         }
         return text
+    }
+
+    /// The least-squares slope of log time against log size (Reporting's `GrowthFit`), or "-".
+    func growthExponentText(_ points: [(Int, Double)]) -> String {
+        GrowthFit(points: points.map { (size: Double($0.0), time: $0.1) }).map { String(format: "%.2f", $0.exponent) } ?? "-"
     }
 
     func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1e3) }

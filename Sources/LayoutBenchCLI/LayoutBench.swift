@@ -80,8 +80,10 @@ enum ExitStatus {
              is ReportMerge.MergeError, is ManifestError:
             return invalidInput
         case let error as HistoryError:
-            if case .database = error { return internalFailure }
-            return invalidInput
+            switch error {
+            case .database, .locked: return internalFailure
+            default: return invalidInput
+            }
         case let error as BackendError:
             switch error {
             case .unsupported: return unsupported

@@ -1,6 +1,7 @@
 import Foundation
 import BackendContract
 import LayoutModel
+import SolverBenchmarks
 import Testing
 @testable import FloatSimplex
 

@@ -1,4 +1,5 @@
 import LayoutModel
+import SolverBenchmarks
 import Testing
 @testable import FloatSimplex
 

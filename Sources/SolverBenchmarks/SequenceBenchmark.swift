@@ -1,4 +1,5 @@
 import BackendContract
+import FloatSimplex
 import Foundation
 import LayoutModel
 
@@ -78,31 +79,5 @@ public enum SequenceBenchmark {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    /// The row steps as kiwi's driver reads them (`scripts/kiwi/driver.py`, mode "sequence").
-    public static func kiwiJSON(name: String, rowSteps: [[IncrementalPassSolver.RowStep]]) -> String {
-        var passes: [String] = []
-        passes.reserveCapacity(rowSteps.count)
-        for steps in rowSteps {
-            let items = steps.map { step -> String in
-                switch step {
-                case .add(let key, let row):
-                    let terms = row.terms.map { "[\($0.variable.index),\($0.coefficient)]" }.joined(separator: ",")
-                    let relation = switch row.relation {
-                    case .equal: "=="
-                    case .lessThanOrEqual: "<="
-                    case .greaterThanOrEqual: ">="
-                    }
-                    return "{\"op\":\"add\",\"key\":\(key),\"terms\":[\(terms)],\"constant\":\(row.constant),\"rel\":\"\(relation)\",\"level\":\(row.strength.level)}"
-                case .remove(let key):
-                    return "{\"op\":\"remove\",\"key\":\(key)}"
-                case .setConstant(let key, let constant):
-                    return "{\"op\":\"set\",\"key\":\(key),\"constant\":\(constant)}"
-                }
-            }
-            passes.append("[" + items.joined(separator: ",") + "]")
-        }
-        return "{\"mode\":\"sequence\",\"name\":\"\(name)\",\"passes\":[\n" + passes.joined(separator: ",\n") + "]}\n"
     }
 }

@@ -1,3 +1,5 @@
+import FloatSimplex
+import Foundation
 import LayoutModel
 
 /// A benchmark workload for the incremental API: constraints to add in order, then edit
@@ -106,7 +108,8 @@ public struct IncrementalWorkload: Sendable {
             constant: NumericLiteral(constant), priority: Priority(priority)))
     }
 
-    static func chainSystem(_ n: Int) -> ConstraintSystem {
+    /// The chain workload as a layout: `n` views side by side, each 8 after the previous, preferring 50 wide (@250), at least 20.
+    public static func chainSystem(_ n: Int) -> ConstraintSystem {
         var system = ConstraintSystem(
             name: "chain \(n)", rootName: "root", frame: [.zero, .zero, NumericLiteral(58 * n + 8), NumericLiteral(100)])
         for i in 0..<n {
@@ -122,7 +125,8 @@ public struct IncrementalWorkload: Sendable {
         return system
     }
 
-    static func treeSystem(_ n: Int) -> ConstraintSystem {
+    /// The tree workload as a layout: `n` nested views, each pinned to its parent by margins of 8, siblings of equal width.
+    public static func treeSystem(_ n: Int) -> ConstraintSystem {
         let side = NumericLiteral(1_000_000)
         var system = ConstraintSystem(name: "tree \(n)", rootName: "root", frame: [.zero, .zero, side, side])
         // View k (1-based) has parent k/2 (view 1's parent is the root) and children 2k, 2k+1.
@@ -145,7 +149,8 @@ public struct IncrementalWorkload: Sendable {
         return system
     }
 
-    static func gridSystem(_ n: Int) -> ConstraintSystem {
+    /// The grid workload as a layout: rows and columns spaced by 8 with shared widths and heights.
+    public static func gridSystem(_ n: Int) -> ConstraintSystem {
         var columns = 1
         while columns * columns < n { columns += 1 }
         var system = ConstraintSystem(
@@ -173,7 +178,8 @@ public struct IncrementalWorkload: Sendable {
         return system
     }
 
-    static func cellsSystem(_ n: Int) -> ConstraintSystem {
+    /// The cells workload as a layout: `n` independent table cells of a title label each.
+    public static func cellsSystem(_ n: Int) -> ConstraintSystem {
         var system = ConstraintSystem(
             name: "cells \(n)", rootName: "root", frame: [.zero, .zero, NumericLiteral(375), NumericLiteral(667)])
         for i in 0..<n {
@@ -241,7 +247,7 @@ public struct IncrementalWorkload: Sendable {
         workload.edits = [Edit(variable: width, strength: Strength(level: 1))]
         let natural = 8 + 58 * Double(n)
         workload.suggestions = (0..<1000).map { step in
-            [(width, whole(natural + 200 * sin(Double(step) * 2 * .pi / 250)))]
+            [(width, (natural + 200 * sin(Double(step) * 2 * .pi / 250)).rounded())]
         }
         return workload
     }
@@ -312,19 +318,4 @@ public struct IncrementalWorkload: Sendable {
         }
         return workload
     }
-}
-
-// `sin` and rounding without libm (which this module does not link): the sweep only needs a
-// smooth periodic curve of whole points.
-private func whole(_ x: Double) -> Double { Double(Int64(x + (x >= 0 ? 0.5 : -0.5))) }
-
-private func sin(_ x: Double) -> Double {
-    var y = x - 2 * .pi * Double(Int64(x / (2 * .pi)))
-    if y > .pi { y -= 2 * .pi } else if y < -.pi { y += 2 * .pi }
-    var term = y, sum = y
-    for k in 1...12 {
-        term *= -y * y / Double((2 * k) * (2 * k + 1))
-        sum += term
-    }
-    return sum
 }

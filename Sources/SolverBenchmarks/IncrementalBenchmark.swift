@@ -1,4 +1,5 @@
 import BackendContract
+import FloatSimplex
 import LayoutModel
 
 /// What one run of a workload through ``CassowarySolver`` cost and produced.
@@ -61,7 +62,7 @@ public enum IncrementalBenchmark {
                     do { try solver.addConstraint(constraint) } catch { rejected += 1 }
                 }
             }
-            let seconds = (ContinuousClock.now - start).seconds
+            let seconds = (ContinuousClock.now - start).inSeconds
             cells.removeAll()
             bestAdd = min(bestAdd, seconds)
             spent += seconds
@@ -70,7 +71,7 @@ public enum IncrementalBenchmark {
 
         let editStart = ContinuousClock.now
         for edit in workload.edits { try? solver.addEditVariable(edit.variable, strength: edit.strength) }
-        let editSeconds = (ContinuousClock.now - editStart).seconds
+        let editSeconds = (ContinuousClock.now - editStart).inSeconds
 
         // Reading every value is part of a suggestion's cost (kiwi's updateVariables); the
         // values go into `last`, so the reads cannot be optimised away.
@@ -80,7 +81,7 @@ public enum IncrementalBenchmark {
             for (variable, value) in step { try? solver.suggestValue(variable, value) }
             for index in 0..<workload.variableCount { last[index] = solver.value(of: Variable(index)) }
         }
-        let suggestSeconds = (ContinuousClock.now - suggestStart).seconds
+        let suggestSeconds = (ContinuousClock.now - suggestStart).inSeconds
 
         return IncrementalMeasurement(
             workload: workload.name, constraintCount: workload.constraints.count, addSeconds: bestAdd,
@@ -103,48 +104,11 @@ public enum IncrementalBenchmark {
         while true {
             let start = ContinuousClock.now
             let result = try backend.solve(system, budget: .unlimited)
-            let seconds = (ContinuousClock.now - start).seconds
+            let seconds = (ContinuousClock.now - start).inSeconds
             best = min(best, seconds)
             spent += seconds
             runs += 1
             if spent >= minimumSeconds || runs >= maximumRuns { return (best, result) }
         }
     }
-
-    /// The least-squares slope of log(time) against log(size): the growth exponent.
-    public static func growthExponent(_ points: [(size: Int, seconds: Double)]) -> Double? {
-        let usable = points.filter { $0.size > 0 && $0.seconds > 0 }
-        guard usable.count >= 2 else { return nil }
-        let xs = usable.map { log(Double($0.size)) }, ys = usable.map { log($0.seconds) }
-        let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
-        var sxy = 0.0, sxx = 0.0
-        for (x, y) in zip(xs, ys) {
-            sxy += (x - mx) * (y - my)
-            sxx += (x - mx) * (x - mx)
-        }
-        return sxx > 0 ? sxy / sxx : nil
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) * 1e-18
-    }
-}
-
-/// The natural logarithm without Foundation (frexp reduction, then a series in atanh form).
-func log(_ x: Double) -> Double {
-    guard x > 0 else { return -.infinity }
-    let exponent = Double(x.exponent)
-    let m = x.significand   // in [1, 2)
-    let t = (m - 1) / (m + 1)
-    var term = t, sum = 0.0
-    var k = 1.0
-    while abs(term) > 1e-17 {
-        sum += term / k
-        term *= t * t
-        k += 2
-    }
-    return 2 * sum + exponent * 0.693_147_180_559_945_3
 }
