@@ -96,11 +96,12 @@ extension Tableau {
             }
             // A value is its row evaluated, up to the rounding of the numbers it came from
             // (values downstream of a shift are refreshed from their rows, not by increments).
-            if rowIsSound {
-                let drift = abs(evaluate(symbol) - state.value)
-                if !(drift <= Tolerance.invariantDrift * Swift.max(1, rowMagnitude(symbol))) {
-                    violations.append("value of \(symbol) is \(state.value), its row gives \(evaluate(symbol))")
-                }
+            // Values beyond Double (a system whose solution overflows, which the backend
+            // reports as such) are not judged.
+            let evaluated = rowIsSound ? evaluate(symbol) : 0
+            if rowIsSound && evaluated.isFinite && state.value.isFinite
+                && !(abs(evaluated - state.value) <= Tolerance.invariantDrift * Swift.max(1, rowMagnitude(symbol))) {
+                violations.append("value of \(symbol) is \(state.value), its row gives \(evaluated)")
             }
         }
         if rowTerms != termCount { violations.append("termCount \(termCount), rows hold \(rowTerms)") }
