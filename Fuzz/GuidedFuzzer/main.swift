@@ -9,6 +9,9 @@
 //                               structural one with one call in four left to libFuzzer's.
 //   LAYOUTBENCH_PLANTED_FAULT   a planted fault's name (debug builds): the self-test.
 //   LAYOUTBENCH_GUIDED_NO_ABORT set: report wrong findings but go on (coverage runs).
+//   LAYOUTBENCH_GUIDED_KNOWN    colon-separated corpus paths (scripts/fuzz-guided.sh: Corpora):
+//                               a wrong finding on an input that is one of their expected
+//                               failures is known (`KnownFailures`), reported, and not fatal.
 import BackendContract
 import CFuzzerHooks
 import Foundation
@@ -19,6 +22,15 @@ enum Harness {
     static let mutator = StructuralMutator()
     static let mode = ProcessInfo.processInfo.environment["LAYOUTBENCH_GUIDED_MUTATOR"] ?? "mixed"
     static let aborts = ProcessInfo.processInfo.environment["LAYOUTBENCH_GUIDED_NO_ABORT"] == nil
+    static let known: KnownFailures = {
+        let paths = (ProcessInfo.processInfo.environment["LAYOUTBENCH_GUIDED_KNOWN"] ?? "").split(separator: ":").map(String.init)
+        do {
+            return try KnownFailures(paths: paths)
+        } catch {
+            FileHandle.standardError.write(Data("guided-fuzzer: LAYOUTBENCH_GUIDED_KNOWN: \(error)\n".utf8))
+            exit(2)
+        }
+    }()
     #if LAYOUTBENCH_FAULTS
     static let fault = ProcessInfo.processInfo.environment["LAYOUTBENCH_PLANTED_FAULT"].flatMap(PlantedFault.init(rawValue:))
     #endif
@@ -29,12 +41,12 @@ enum Harness {
         let guided = GuidedCase(bytes: bytes)
         let seed = GuidedJudge.seed(of: bytes)
         #if LAYOUTBENCH_FAULTS
-        var fatal = withFault(fault) { judge.firstFatal(guided, seed: seed) }
+        var fatal = withFault(fault) { judge.firstFatal(guided, seed: seed, known: known) }
         // With a fault planted, only what the fault causes counts: a finding the backends
         // also show without it is not the self-test's.
-        if fault != nil, fatal != nil, judge.firstFatal(guided, seed: seed) != nil { fatal = nil }
+        if fault != nil, fatal != nil, judge.firstFatal(guided, seed: seed, known: known) != nil { fatal = nil }
         #else
-        let fatal = judge.firstFatal(guided, seed: seed)
+        let fatal = judge.firstFatal(guided, seed: seed, known: known)
         #endif
         guard let fatal else { return }
         let finding = fatal.occurrence.finding

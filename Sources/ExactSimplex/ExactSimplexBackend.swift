@@ -185,9 +185,9 @@ struct ExactSolve {
             let y = engine.duals(costs: costs)
             var optimum = Rational.zero
             for (column, cost) in costs { optimum.addProduct(cost, engine.value(of: column)) }
-            for value in y { bitWidths.record(value) }
+            for entry in y { bitWidths.record(entry.value) }
             levelCosts.append(costs)
-            levelDuals.append(y.indices.compactMap { y[$0].isZero ? nil : SparseEntry($0, y[$0]) })
+            levelDuals.append(y)
             optima.append(optimum)
             #if LAYOUTBENCH_FAULTS
             let fixesFlat = level == levelCount && PlantedFault.isActive(.exactFixesFlatColumns)
@@ -209,12 +209,12 @@ struct ExactSolve {
         for value in values { bitWidths.record(value) }
 
         var levelCertificates: [SolutionCertificate.Level] = []
+        var dualLevels = DualLevels(
+            program: program, costs: levelCosts, duals: levelDuals, optima: optima, fixedAtLevel: fixedAtLevel)
         for k in 0..<levelCount {
             try checkClock()
             guard meter.spend() else { throw .budgetExceeded }
-            levelCertificates.append(levelCertificate(
-                level: k + 1, program: program, costs: levelCosts, duals: levelDuals, optima: optima,
-                fixedAtLevel: fixedAtLevel))
+            levelCertificates.append(dualLevels.certificate(level: k + 1))
         }
         phases.levels += clock.lap()
         let broken = brokenCertificates.map(\.constraint)
@@ -419,6 +419,8 @@ struct ExactSolve {
     /// columns need their minimum and maximum over the face, each a warm-started LP; any
     /// point such an LP reaches that moves other unknowns shows those ambiguous too.
     mutating func ambiguousUnknowns(_ engine: SimplexEngine) throws(SolveInterruption) -> [Int] {
+        // A copy for the column solves (their work vectors); the engine itself is unchanged.
+        var solver = engine
         let program = engine.program
         var ambiguous = Set<Int>()
         var suspect = Set<Int>()
@@ -442,7 +444,7 @@ struct ExactSolve {
         alphas.reserveCapacity(movable.count)
         for j in movable {
             try checkClock()
-            alphas.append(engine.sparseColumn(j))
+            alphas.append(solver.column(j))
         }
         let zero = columnsZeroOnFace(engine, movable: movable, alphas: alphas)
         for (k, j) in movable.enumerated() where !zero[j] {
@@ -592,52 +594,5 @@ struct ExactSolve {
         }
         guard errors == expected else { throw .internalFailure("error sums \(errors) differ from the optima \(expected)") }
         return errors
-    }
-
-    /// The dual certificate of level `level`: the duals of every level up to it, combined
-    /// with weights `ν` so that the columns fixed at higher levels get nonnegative reduced
-    /// costs. Going down from `level − 1`, `ν_i` is the least weight that makes the
-    /// columns fixed at level `i` (whose `d⁽ⁱ⁾` is positive) nonnegative; adding `ν_i d⁽ⁱ⁾`
-    /// cannot spoil columns fixed later, whose `d⁽ⁱ⁾` is nonnegative at level `i`'s optimum.
-    func levelCertificate(
-        level: Int, program: LinearProgram, costs: [[Int: Rational]], duals: [[SparseEntry]],
-        optima: [Rational], fixedAtLevel: [[Int]]
-    ) -> SolutionCertificate.Level {
-        func reducedCost(_ j: Int, _ i: Int) -> Rational {
-            (costs[i - 1][j] ?? .zero) - program.dot(sparse: duals[i - 1], column: j)
-        }
-        var weights = [Rational](repeating: .zero, count: level)
-        weights[level - 1] = .one
-        // The levels with a nonzero weight so far: usually a few of thousands, and only
-        // they contribute (walking all higher levels made thousands of levels cubic).
-        var weighted = [level]
-        for i in stride(from: level - 1, through: 1, by: -1) {
-            var weight = Rational.zero
-            for j in fixedAtLevel[i - 1] {
-                var combined = Rational.zero
-                for higher in weighted {
-                    combined.addProduct(weights[higher - 1], reducedCost(j, higher))
-                }
-                if combined.sign < 0 {
-                    let needed = -combined / reducedCost(j, i)
-                    if weight < needed { weight = needed }
-                }
-            }
-            weights[i - 1] = weight
-            if !weight.isZero { weighted.append(i) }
-        }
-        // Sparse as the duals are: one dense row vector per level was levels × rows.
-        var combined: [Int: Rational] = [:]
-        for i in weighted {
-            for entry in duals[i - 1] { combined[entry.index, default: .zero].addProduct(weights[i - 1], entry.value) }
-        }
-        var multipliers: [SolutionCertificate.Multiplier] = []
-        for (r, y) in combined where !y.isZero {
-            multipliers.append(SolutionCertificate.Multiplier(constraint: program.rows[r].systemRow, value: (-y).description))
-        }
-        multipliers.sort { $0.constraint < $1.constraint }
-        return SolutionCertificate.Level(
-            level: level, objective: optima[level - 1].description, multipliers: multipliers,
-            levelMultipliers: weights.dropLast().map(\.description))
     }
 }

@@ -65,6 +65,9 @@ struct LinearProgram: Sendable {
     var secondAuxiliary: [Int]
     /// Number of nonzeros of each unknown column (a crash heuristic).
     var unknownDegree: [Int]
+    /// The nonzeros of each row by column, ascending (the transpose of `columns`): pricing
+    /// reads the columns of the rows where the duals are nonzero, and only those.
+    var rowEntries: [[SparseEntry]]
 
     var rowCount: Int { rows.count }
     var columnCount: Int { columns.count }
@@ -82,16 +85,22 @@ struct LinearProgram: Sendable {
         firstAuxiliary = []
         secondAuxiliary = []
         unknownDegree = Array(repeating: 0, count: system.variableCount)
+        rowEntries = []
+        rowEntries.reserveCapacity(selected.count)
         let minusOne = -Rational.one
         for systemIndex in selected {
             let row = system.rows[systemIndex]
             let r = rows.count
             rows.append(ProgramRow(systemRow: systemIndex, level: row.level, relation: row.relation))
             rhs.append(-row.constant)
+            var entries: [SparseEntry] = []
+            entries.reserveCapacity(row.terms.count + 2)
             for term in row.terms {
                 columns[term.variable].append(SparseEntry(r, term.coefficient))
+                entries.append(SparseEntry(term.variable, term.coefficient))
                 unknownDegree[term.variable] += 1
             }
+            rowEntries.append(entries)
             if row.isRequired {
                 switch row.relation {
                 case .equal: firstAuxiliary.append(addColumn(.fixedZero, row: r, value: .one))
@@ -107,6 +116,7 @@ struct LinearProgram: Sendable {
     }
 
     private mutating func addColumn(_ kind: ColumnKind, row: Int, value: Rational) -> Int {
+        rowEntries[row].append(SparseEntry(columns.count, value))
         columns.append([SparseEntry(row, value)])
         kinds.append(kind)
         ownerRow.append(row)

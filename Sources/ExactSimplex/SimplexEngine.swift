@@ -42,6 +42,8 @@ struct SimplexEngine: Sendable {
     /// The value of the basic column in each slot.
     private(set) var basicValues: [Rational]
     private var factorization: BasisFactorization
+    /// Reduced costs being summed during pricing, by column.
+    private var pricing: SparseAccumulator
     /// Columns held at zero for good: the lexicographic phase fixes every nonbasic column
     /// whose reduced cost at a level's optimum is positive (see ``fixPositiveReducedCosts``).
     private(set) var excluded: [Bool]
@@ -93,6 +95,7 @@ struct SimplexEngine: Sendable {
         self.basicValues = []
         self.excluded = [Bool](repeating: false, count: program.columnCount)
         self.factorization = BasisFactorization.empty
+        self.pricing = SparseAccumulator(size: program.columnCount)
         try refactorize()
     }
 
@@ -165,8 +168,12 @@ struct SimplexEngine: Sendable {
             guard slotOf[column] == -1 else { throw .internalFailure("column \(column) basic twice") }
             slotOf[column] = slot
         }
-        basicValues = factorization.solve(
+        basicValues = [Rational](repeating: .zero, count: m)
+        for entry in factorization.solveSparse(
             (0..<m).compactMap { program.rhs[$0].isZero ? nil : SparseEntry($0, program.rhs[$0]) })
+        {
+            basicValues[entry.index] = entry.value
+        }
         // An optional row whose error column came out negative takes its sibling instead:
         // `p` and `n` are ∓ the same unit column, so the swap only negates that value (an
         // eta of −e_s) and needs no pivot. The crash cannot know the signs beforehand.
@@ -219,24 +226,36 @@ struct SimplexEngine: Sendable {
 
     // MARK: Duals
 
-    /// `y` with `yᵀ B = c_B`, for costs given per column.
-    func duals(costs: [Int: Rational]) -> [Rational] {
-        var cB = [Rational](repeating: .zero, count: program.rowCount)
-        for (column, cost) in costs {
+    /// `y` with `yᵀ B = c_B`, for costs given per column: its nonzeros by row, ascending.
+    mutating func duals(costs: [Int: Rational]) -> [SparseEntry] {
+        var cB: [SparseEntry] = []
+        for (column, cost) in costs where !cost.isZero {
             let slot = slotOf[column]
-            if slot >= 0 { cB[slot] = cost }
+            if slot >= 0 { cB.append(SparseEntry(slot, cost)) }
         }
-        return factorization.solveTransposed(cB)
+        return factorization.solveTransposedSparse(cB)
     }
 
-    /// `c_j − yᵀ A_j`.
-    func reducedCost(_ j: Int, duals y: [Rational], costs: [Int: Rational]) -> Rational {
-        (costs[j] ?? .zero) - program.dot(y, column: j)
+    /// The reduced costs `c_j − yᵀ A_j` of the nonbasic columns not fixed that can be
+    /// nonzero — those with a cost, and those in a row where `y` is nonzero — ascending by
+    /// column (every other such column has a zero reduced cost). Row-wise, so that a level
+    /// whose duals touch a few rows is priced in the time of those rows, not of the LP.
+    private mutating func reducedCosts(duals y: [SparseEntry], costs: [Int: Rational]) -> [SparseEntry] {
+        for (column, cost) in costs where slotOf[column] < 0 && !excluded[column] {
+            pricing.addProduct(column, cost, .one)
+        }
+        for entry in y {
+            let negated = -entry.value
+            for term in program.rowEntries[entry.index] where slotOf[term.index] < 0 && !excluded[term.index] {
+                pricing.addProduct(term.index, negated, term.value)
+            }
+        }
+        return pricing.drain()
     }
 
-    /// `B⁻¹ A_j`, dense by slot.
-    func column(_ j: Int) -> [Rational] {
-        factorization.solve(program.columns[j])
+    /// `B⁻¹ A_j`, its nonzeros by slot (ascending).
+    mutating func column(_ j: Int) -> [SparseEntry] {
+        factorization.solveSparse(program.columns[j])
     }
 
     // MARK: Optimisation
@@ -244,13 +263,9 @@ struct SimplexEngine: Sendable {
     /// Minimises `Σ costs[j] x_j` from the current (feasible) basis.
     mutating func minimize(costs: [Int: Rational], meter: inout BudgetMeter) throws(SolveInterruption) -> OptimizationOutcome {
         var degenerateRun = 0
-        // Pricing looks up every nonbasic column's cost on every pivot: an array, not a
-        // dictionary, for that.
-        var denseCosts = [Rational](repeating: .zero, count: program.columnCount)
-        for (column, cost) in costs { denseCosts[column] = cost }
         while true {
             let y = duals(costs: costs)
-            guard let (q, direction) = entering(duals: y, costs: denseCosts, bland: degenerateRun >= blandThreshold) else {
+            guard let (q, direction) = entering(duals: y, costs: costs, bland: degenerateRun >= blandThreshold) else {
                 return .optimal
             }
             let alpha = column(q)
@@ -263,19 +278,16 @@ struct SimplexEngine: Sendable {
     }
 
     /// The entering column and its direction (+1 up, −1 down, only free columns go down),
-    /// or nil at optimality. `costs` is dense by column, or empty for all zero.
-    private func entering(duals y: [Rational], costs: [Rational], bland: Bool) -> (Int, Int)? {
+    /// or nil at optimality. Columns are tried in ascending order, as a scan of all would.
+    private mutating func entering(duals y: [SparseEntry], costs: [Int: Rational], bland: Bool) -> (Int, Int)? {
         var best: (column: Int, direction: Int, magnitude: Rational)?
         #if LAYOUTBENCH_FAULTS
         if bland && PlantedFault.isActive(.exactBlandStopsEarly) { return nil }
         #endif
-        for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] {
+        for priced in reducedCosts(duals: y, costs: costs) {
+            let j = priced.index, d = priced.value
             let kind = program.kinds[j]
             if kind == .fixedZero { continue }
-            var d = costs.isEmpty ? Rational.zero : costs[j]
-            for entry in program.columns[j] where !y[entry.index].isZero {
-                d.addProduct(-y[entry.index], entry.value)
-            }
             let direction: Int
             if d.sign < 0 {
                 direction = 1
@@ -296,9 +308,10 @@ struct SimplexEngine: Sendable {
     /// blocks. In phase one an infeasible basic value blocks where it reaches its bound, so
     /// that the sum of infeasibilities falls all along the step. Ties go to the smallest
     /// column index (Bland).
-    private func ratioTest(alpha: [Rational], direction: Int, phaseOne: Bool) -> (slot: Int, step: Rational)? {
+    private func ratioTest(alpha: [SparseEntry], direction: Int, phaseOne: Bool) -> (slot: Int, step: Rational)? {
         var best: (slot: Int, step: Rational)?
-        for (slot, a) in alpha.enumerated() where !a.isZero {
+        for entry in alpha {
+            let slot = entry.index, a = entry.value
             let column = basis[slot]
             let kind = program.kinds[column]
             if kind == .free { continue }
@@ -333,7 +346,7 @@ struct SimplexEngine: Sendable {
     }
 
     private mutating func pivot(
-        entering q: Int, direction: Int, slot: Int, step: Rational, alpha: [Rational], meter: inout BudgetMeter
+        entering q: Int, direction: Int, slot: Int, step: Rational, alpha: [SparseEntry], meter: inout BudgetMeter
     ) throws(SolveInterruption) {
         // The meter reads the clock every 64 iterations; a pivot on a large exact basis
         // can take milliseconds, so the clock is read on every one (a read costs far less).
@@ -341,7 +354,7 @@ struct SimplexEngine: Sendable {
         pivots += 1
         if !step.isZero {
             let move = direction > 0 ? -step : step
-            for (k, a) in alpha.enumerated() where !a.isZero { basicValues[k].addProduct(move, a) }
+            for entry in alpha { basicValues[entry.index].addProduct(move, entry.value) }
         }
         let leaving = basis[slot]
         slotOf[leaving] = -1
@@ -375,8 +388,10 @@ struct SimplexEngine: Sendable {
             }
             if costs.isEmpty { return nil }
             let y = duals(costs: costs)
-            guard let (q, direction) = entering(duals: y, costs: [], bland: degenerateRun >= blandThreshold) else {
-                return y
+            guard let (q, direction) = entering(duals: y, costs: [:], bland: degenerateRun >= blandThreshold) else {
+                var dense = [Rational](repeating: .zero, count: program.rowCount)
+                for entry in y { dense[entry.index] = entry.value }
+                return dense
             }
             let alpha = column(q)
             guard let (slot, step) = ratioTest(alpha: alpha, direction: direction, phaseOne: true) else {
@@ -400,24 +415,24 @@ struct SimplexEngine: Sendable {
     /// returns them. At an optimum, `cᵀx = z* + Σ_N d_j x_j` on `Ax = b` with `d_j = 0` on
     /// free columns, so the optimal solutions are exactly the feasible points with these
     /// columns at zero: fixing them restricts the LP to its optimal face, exactly.
-    mutating func fixPositiveReducedCosts(duals y: [Rational], costs: [Int: Rational], includingFlat: Bool = false) -> [Int] {
+    /// Only the columns with a cost or in a row of nonzero dual are priced: the others have
+    /// a zero reduced cost, so a level that touches a few rows is fixed in their time.
+    mutating func fixPositiveReducedCosts(duals y: [SparseEntry], costs: [Int: Rational], includingFlat: Bool = false) -> [Int] {
         var fixed: [Int] = []
-        // The smallest sign of a reduced cost that fixes a column (0 only for a planted fault).
-        let least = includingFlat ? 0 : 1
-        for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] && program.kinds[j] == .nonnegative {
-            if reducedCost(j, duals: y, costs: costs).sign >= least {
-                excluded[j] = true
-                fixed.append(j)
+        if includingFlat {
+            // The planted fault: every nonbasic nonnegative column with `d ≥ 0`, flat ones too.
+            var d: [Int: Rational] = [:]
+            for entry in reducedCosts(duals: y, costs: costs) { d[entry.index] = entry.value }
+            for j in 0..<program.columnCount where slotOf[j] < 0 && !excluded[j] && program.kinds[j] == .nonnegative {
+                if (d[j] ?? .zero).sign >= 0 { fixed.append(j) }
+            }
+        } else {
+            for entry in reducedCosts(duals: y, costs: costs) where program.kinds[entry.index] == .nonnegative && entry.value.sign > 0 {
+                fixed.append(entry.index)
             }
         }
+        for j in fixed { excluded[j] = true }
         return fixed
-    }
-
-    /// `B⁻¹ A_j`, its nonzeros by slot (ascending).
-    func sparseColumn(_ j: Int) -> [SparseEntry] {
-        var entries: [SparseEntry] = []
-        for (slot, a) in column(j).enumerated() where !a.isZero { entries.append(SparseEntry(slot, a)) }
-        return entries
     }
 
     /// Whether column `j` (nonbasic) can move in `direction` by a positive step from the

@@ -111,14 +111,74 @@ public struct SolutionCertificate: Sendable, Hashable, Codable {
         public var objective: String
         /// `λ` on kept required constraints and `μ` on optional ones; omitted ones are zero.
         public var multipliers: [Multiplier]
-        /// `ν_1 … ν_{k−1}`, on the bounds of the higher levels.
-        public var levelMultipliers: [String]
+        /// The nonzero `ν_i` by level `i < level`, ascending. Kept sparse: most are zero, and
+        /// thousands of levels of dense `ν`s were quadratic in memory.
+        public var nonzeroLevelMultipliers: [(level: Int, value: String)] {
+            get { weightLevels.indices.map { (weightLevels[$0], weightValues[$0]) } }
+            set {
+                weightLevels = newValue.map(\.level)
+                weightValues = newValue.map(\.value)
+            }
+        }
+        private var weightLevels: [Int]
+        private var weightValues: [String]
+        /// How many `ν`s the dense form has (`level − 1`, unless read from elsewhere).
+        private var weightCount: Int
+
+        /// `ν_1 … ν_{k−1}`, on the bounds of the higher levels (the certificate's form).
+        public var levelMultipliers: [String] {
+            get {
+                var dense = [String](repeating: "0", count: weightCount)
+                for (i, value) in zip(weightLevels, weightValues) where i >= 1 && i <= weightCount { dense[i - 1] = value }
+                return dense
+            }
+            set {
+                weightCount = newValue.count
+                let nonzero = newValue.indices.filter { newValue[$0] != "0" }
+                weightLevels = nonzero.map { $0 + 1 }
+                weightValues = nonzero.map { newValue[$0] }
+            }
+        }
 
         public init(level: Int, objective: String, multipliers: [Multiplier], levelMultipliers: [String]) {
             self.level = level
             self.objective = objective
             self.multipliers = multipliers
+            self.weightLevels = []
+            self.weightValues = []
+            self.weightCount = 0
             self.levelMultipliers = levelMultipliers
+        }
+
+        /// A level certificate from its nonzero `ν_i` (levels ascending, each below `level`).
+        public init(level: Int, objective: String, multipliers: [Multiplier], nonzeroLevelMultipliers: [(level: Int, value: String)]) {
+            self.level = level
+            self.objective = objective
+            self.multipliers = multipliers
+            self.weightLevels = nonzeroLevelMultipliers.map(\.level)
+            self.weightValues = nonzeroLevelMultipliers.map(\.value)
+            self.weightCount = Swift.max(level - 1, 0)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case level, objective, multipliers, levelMultipliers
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                level: try container.decode(Int.self, forKey: .level),
+                objective: try container.decode(String.self, forKey: .objective),
+                multipliers: try container.decode([Multiplier].self, forKey: .multipliers),
+                levelMultipliers: try container.decode([String].self, forKey: .levelMultipliers))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(level, forKey: .level)
+            try container.encode(objective, forKey: .objective)
+            try container.encode(multipliers, forKey: .multipliers)
+            try container.encode(levelMultipliers, forKey: .levelMultipliers)
         }
     }
 }

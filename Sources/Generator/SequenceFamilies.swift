@@ -40,7 +40,7 @@ public enum SequenceFamilies {
             base: "table-cells", extend: cellReuse),
         SequenceFamily(
             name: "rotation", kind: .realistic,
-            rationale: "rotation and window resizing: set root W H moves the constant of every row naming the root",
+            rationale: "rotation and window resizing, now and then to almost nothing: set root W H moves the constant of every row naming the root",
             extend: rotation),
         SequenceFamily(
             name: "keyboard", kind: .realistic,
@@ -60,11 +60,11 @@ public enum SequenceFamilies {
             extend: rows),
         SequenceFamily(
             name: "priority-toggle", kind: .realistic,
-            rationale: "priority toggles 250 <-> 750, the usual way to switch between two layouts",
+            rationale: "priority toggles 250 <-> 750 and constraints deactivated and activated again, the usual ways to switch between two layouts",
             extend: priorityToggle),
         SequenceFamily(
             name: "conflict-then-remove", kind: .pathological,
-            rationale: "a conflicting required constraint added, then the earlier one removed: a broken constraint becomes satisfiable",
+            rationale: "a conflicting constraint added (required, or optional and violated), then the earlier one removed: a broken constraint becomes satisfiable",
             extend: conflictThenRemove),
         SequenceFamily(
             name: "readd-after-conflict", kind: .pathological,
@@ -154,8 +154,14 @@ extension SequenceFamilies {
         let frame = builder.replay.current.root.frame ?? [0, 0, 375, 667].map { NumericLiteral($0) }
         var (width, height) = (frame[2], frame[3])
         for _ in 0..<steps {
-            if rng.chance(0.7) {
+            if rng.chance(0.6) {
                 (width, height) = (height, width)
+            } else if rng.chance(0.25) {
+                // Squeezed: a window narrowed to nothing (split view, a view laid out before
+                // it has a frame): minimum sizes and margins become infeasible, and the
+                // solver must roll the failed change back.
+                width = number(rng.int(in: 0...60))
+                height = number(rng.int(in: 0...60))
             } else {
                 width = number(rng.int(in: 200...1400))
                 height = number(rng.int(in: 200...1000))
@@ -249,28 +255,74 @@ extension SequenceFamilies {
             builder.endPass()
         }
         for _ in 0..<steps {
-            let name = names[rng.index(below: names.count)]
-            guard let index = try? builder.replay.constraintIndex(named: name, at: nil) else { continue }
+            let pick = rng.index(below: names.count)
+            guard let index = try? builder.replay.constraintIndex(named: names[pick], at: nil) else { continue }
+            if rng.chance(0.25) {
+                // The other usual switch: deactivated (removed) and activated again (re-added,
+                // under a new name), a pass each; one of two competing rows is always broken.
+                var again = builder.replay.current.constraints[index]
+                again.id = nil
+                again.source = nil
+                guard step(&builder, { .removeConstraint(names[pick]) }) else { continue }
+                builder.endPass()
+                if (try? builder.add(again)) != nil {
+                    names[pick] = builder.replay.constraintName(builder.replay.current.constraints.count - 1)
+                } else {
+                    names.remove(at: pick)
+                }
+                builder.endPass()
+                if names.isEmpty { return }
+                continue
+            }
             let priority = builder.replay.current.constraints[index].priority == .low ? Priority.high : .low
-            step(&builder) { .setPriority(constraint: name, priority: priority) }
+            step(&builder) { .setPriority(constraint: names[pick], priority: priority) }
             builder.endPass()
         }
     }
 
-    /// A required constraint on a view's size that contradicts one already there.
+    /// A constraint that contradicts one already there (the earlier one, returned by name):
+    /// - half the time a required equality copied with another constant (the plain conflict:
+    ///   its row reduces to `0 = d` at once);
+    /// - a quarter a required inequality that excludes an existing constraint's solutions
+    ///   (`x == c` or `x <= c` against `x >= c + d`): the solver only learns it is infeasible
+    ///   after pivots in its artificial phase, so a rejection must roll those back;
+    /// - a quarter an optional copy of a constraint at another constant and priority: kept but
+    ///   violated, so that removing it later removes a violated optional row, whose error
+    ///   symbols carry costs. An inequality's copy is an optional equality on its excluded side.
     static func conflicting(_ builder: UpdateSequence.Builder, _ rng: inout SeededGenerator) -> (Constraint, earlier: String)? {
         let system = builder.replay.current
-        // A required equality copied with another constant always conflicts with it.
-        let candidates = system.constraints.indices.filter {
-            let c = system.constraints[$0]
-            return c.priority.isRequired && c.relation == .equal && c.origin != .intrinsic
+        let explicit = system.constraints.indices.filter { system.constraints[$0].origin != .intrinsic }
+        let requiredEqualities = explicit.filter { system.constraints[$0].priority.isRequired && system.constraints[$0].relation == .equal }
+        var kind = rng.index(below: 4)
+        var candidates: [Int]
+        switch kind {
+        case 0, 1: candidates = requiredEqualities
+        case 2: candidates = explicit.filter { system.constraints[$0].priority.isRequired }
+        default: candidates = explicit
         }
+        if candidates.isEmpty { (kind, candidates) = (0, requiredEqualities) }
         guard !candidates.isEmpty else { return nil }
         let index = candidates[rng.index(below: candidates.count)]
         var conflict = system.constraints[index]
         conflict.id = nil
         conflict.source = nil
-        conflict.constant = shifted(conflict.constant, by: rng.int(in: 1...40))
+        conflict.origin = .explicit
+        let distance = rng.int(in: 1...40)
+        switch kind {
+        case 0, 1:
+            conflict.constant = shifted(conflict.constant, by: distance)
+        case 2:
+            // `>=` past an equality or an upper bound, `<=` below a lower bound.
+            let below = conflict.relation == .greaterThanOrEqual
+            conflict.relation = below ? .lessThanOrEqual : .greaterThanOrEqual
+            conflict.constant = shifted(conflict.constant, by: below ? -distance : distance)
+        default:
+            // Into the excluded side of an inequality; either side of an equality.
+            let sign = conflict.relation == .lessThanOrEqual ? 1 : conflict.relation == .greaterThanOrEqual ? -1 : rng.chance(0.5) ? 1 : -1
+            conflict.relation = .equal
+            conflict.constant = shifted(conflict.constant, by: distance * sign)
+            conflict.priority = Priority([250, 500, 750, 999][rng.index(below: 4)])
+        }
         return (conflict, builder.replay.constraintName(index))
     }
 

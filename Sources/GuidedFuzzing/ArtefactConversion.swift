@@ -8,26 +8,46 @@ import LayoutModel
 /// with its repro and the reference's expectation.
 public struct ArtefactConversion: Sendable {
     public let judge: GuidedJudge
+    /// Failures the corpus records: their findings are reported apart, not as new.
+    public let known: KnownFailures
 
-    public init(judge: GuidedJudge = GuidedJudge()) { self.judge = judge }
+    public init(judge: GuidedJudge = GuidedJudge(), known: KnownFailures = KnownFailures()) {
+        self.judge = judge
+        self.known = known
+    }
+
+    /// One artefact's reduced wrong findings, new and known apart.
+    public struct Converted: Sendable {
+        public var new: [FuzzCampaign.Report] = []
+        /// Findings an expected-failure entry of the corpus records, with the entry.
+        public var known: [(report: FuzzCampaign.Report, entry: KnownFailures.Entry)] = []
+    }
 
     /// The reduced findings of one artefact (`index` orders artefacts: the finding store keeps
     /// the lowest index per fingerprint). Empty when the artefact no longer shows a wrong
     /// finding (a hang or an out-of-memory artefact, or a fault not planted here).
-    public func reports(of bytes: [UInt8], index: UInt64) -> [FuzzCampaign.Report] {
+    public func reports(of bytes: [UInt8], index: UInt64) -> Converted {
         let guided = GuidedCase(bytes: bytes)
         let seed = GuidedJudge.seed(of: bytes)
         var seen = Set<String>()
-        return judge.findings(guided, seed: seed)
-            .filter { GuidedJudge.isFatal($0.occurrence.finding) && seen.insert($0.occurrence.finding.signature).inserted }
-            .map { judge.report($0, caseIndex: index, seed: seed, oracle: guided.oracle) }
+        var converted = Converted()
+        for found in judge.findings(guided, seed: seed)
+        where GuidedJudge.isFatal(found.occurrence.finding) && seen.insert(found.occurrence.finding.signature).inserted {
+            let report = judge.report(found, caseIndex: index, seed: seed, oracle: guided.oracle)
+            if let entry = known.entry(for: found.occurrence.finding, onInput: guided) ?? known.entry(for: report) {
+                converted.known.append((report, entry))
+            } else {
+                converted.new.append(report)
+            }
+        }
+        return converted
     }
 }
 
 /// Seeds for the guided fuzzer: systems in the byte form.
 public enum GuidedSeeds {
     /// Every family (but `long-chain`, too long for the fuzzer's inputs) at a few sizes and
-    /// seeds, as `(name, bytes)`.
+    /// seeds, as `(name, bytes)`, then ``fromSequenceFamilies(bases:steps:)``.
     public static func fromFamilies(sizes: [Int] = [2, 4, 8], seeds: ClosedRange<UInt64> = 1...2) -> [(String, [UInt8])] {
         var out: [(String, [UInt8])] = []
         for family in Families.all where family.name != "long-chain" {
@@ -36,6 +56,22 @@ public enum GuidedSeeds {
                     let system = generate(family: family, size: size, seed: seed).system
                     out.append(("\(family.name)-n\(size)-s\(seed)", GuidedCase(system: system).bytes))
                 }
+            }
+        }
+        return out + fromSequenceFamilies()
+    }
+
+    /// Every sequence family (spec §7) on its own base family, or else on a few bases (a form, a
+    /// hugging contest, an early conflict), 3 views, seed 1, as `(name, bytes)`: update steps
+    /// for the fuzzer to mutate (the form keeps up to ``GuidedLimits/updatePasses`` passes of
+    /// ``GuidedLimits/stepsPerPass`` steps), where the float backend's incremental path lives.
+    public static func fromSequenceFamilies(bases: [String] = ["form", "hugging-contest", "conflict-early"], steps: Int = 12) -> [(String, [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        for family in SequenceFamilies.all {
+            for base in family.base.map({ [$0] }) ?? bases {
+                guard let base = Families.named(base),
+                      let generated = generateSequence(family: family, base: base, size: 3, steps: steps, seed: 1) else { continue }
+                out.append(("\(family.name)-on-\(generated.base)", GuidedCase(sequence: generated.sequence).bytes))
             }
         }
         return out

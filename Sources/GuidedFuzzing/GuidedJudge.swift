@@ -73,9 +73,12 @@ public struct GuidedJudge: Sendable {
         finding.verdict == .wrong && finding.kind != .budget
     }
 
-    /// The first fatal finding on a case, if any.
-    public func firstFatal(_ guided: GuidedCase, seed: UInt64) -> PassFinding? {
-        findings(guided, seed: seed).first { Self.isFatal($0.occurrence.finding) }
+    /// The first fatal finding on a case, if any, passing over those `known` records on this
+    /// very input (a corpus seed marked as an expected failure).
+    public func firstFatal(_ guided: GuidedCase, seed: UInt64, known: KnownFailures = KnownFailures()) -> PassFinding? {
+        findings(guided, seed: seed).first {
+            Self.isFatal($0.occurrence.finding) && known.entry(for: $0.occurrence.finding, onInput: guided) == nil
+        }
     }
 
     /// The finding reduced and packed as `layoutbench fuzz` stores its own (`FindingStore`).

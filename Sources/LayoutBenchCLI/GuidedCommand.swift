@@ -22,7 +22,8 @@ struct GuidedSeedsCommand: ParsableCommand {
         commandName: "seeds",
         abstract: "Write the guided fuzzer's seed corpus: the generator's families and .layout files, in its byte form.",
         discussion: """
-            Every family but long-chain at sizes 2, 4 and 8 (seeds 1 and 2), and every .layout \
+            Every family but long-chain at sizes 2, 4 and 8 (seeds 1 and 2), every sequence \
+            family on 3 views of its base (or of form, hugging-contest and conflict-early), and every .layout \
             file under the given paths (the corpora; imported app layouts written by `layoutbench \
             import ib --out`), each as one file named by its origin.
             """)
@@ -69,7 +70,11 @@ struct GuidedFindingsCommand: ParsableCommand {
             stored as `fuzz` stores its own (OUT/findings/F.layout, F.expected.json, \
             F.finding.json), and OUT/report.json lists them in the fuzz report schema. An \
             artefact that shows no wrong finding here (a timeout or out-of-memory input) is \
-            named on standard error. Exits 1 when there are wrong findings.
+            named on standard error. With --known, a finding that a corpus file marked \
+            `# expect-fail: B` or `# expect-ill-conditioned: B` records (the input itself, or \
+            the reduced repro: same fingerprint or same system) is known: stored apart in \
+            OUT/known/ and counted, not reported as wrong. Exits 1 when there are new wrong \
+            findings.
             """)
 
     @Argument(help: "libFuzzer artefacts (crash-*, or any input files).")
@@ -81,10 +86,16 @@ struct GuidedFindingsCommand: ParsableCommand {
     @Option(help: "A planted fault's name (debug builds): convert a self-test's artefacts.")
     var plantedFault: String?
 
+    @Option(help: "A corpus file or folder whose expected failures are known, not new (repeatable; e.g. Corpora).")
+    var known: [String] = []
+
     func run() throws {
-        let conversion = ArtefactConversion()
+        // A marked corpus file that does not parse is a LayoutError: the exit contract reports it.
+        let conversion = ArtefactConversion(known: try KnownFailures(paths: known))
         let outURL = URL(fileURLWithPath: out)
         let store = try FindingStore(directory: outURL.appendingPathComponent("findings"))
+        let knownStore = try FindingStore(directory: outURL.appendingPathComponent("known"))
+        var knownCount = 0
         var occurrences: [String: Int] = [:]
         let start = ContinuousClock.now
         for (index, path) in artefacts.sorted().enumerated() {
@@ -92,9 +103,16 @@ struct GuidedFindingsCommand: ParsableCommand {
                 printError("\(path):1:1: cannot read the artefact")
                 throw ExitStatus.invalidInput
             }
-            let reports = try withPlantedFault { conversion.reports(of: [UInt8](data), index: UInt64(index)) }
-            if reports.isEmpty { printError("\(path): no wrong finding on this input (timeout, out of memory, or fixed)") }
-            for report in reports {
+            let converted = try withPlantedFault { conversion.reports(of: [UInt8](data), index: UInt64(index)) }
+            if converted.new.isEmpty && converted.known.isEmpty {
+                printError("\(path): no wrong finding on this input (timeout, out of memory, or fixed)")
+            }
+            for (report, entry) in converted.known {
+                knownCount += 1
+                try knownStore.store(report)
+                print("\(path): \(report.finding.signature) is known: \(entry.file) expects \(entry.backends.sorted().joined(separator: ", ")) to fail → known/\(report.fingerprint).layout")
+            }
+            for report in converted.new {
                 occurrences[report.finding.signature, default: 0] += 1
                 try store.store(report)
                 print("\(path): \(report.finding.signature) → findings/\(report.fingerprint).layout")
@@ -108,7 +126,7 @@ struct GuidedFindingsCommand: ParsableCommand {
             families: [GuidedJudge.family], perSignature: artefacts.count,
             findings: try store.reports().map { FuzzRunner.entry($0) }.sorted { $0.fingerprint < $1.fingerprint })
         try FuzzRunner.write(report, to: outURL.appendingPathComponent("report.json"))
-        print("guided findings: \(report.findings.count) stored from \(artefacts.count) artefacts; \(out)/report.json")
+        print("guided findings: \(report.findings.count) stored from \(artefacts.count) artefacts, \(knownCount) known (\(out)/known); \(out)/report.json")
         if !report.findings.isEmpty { throw ExitStatus.wrongFindings }
     }
 

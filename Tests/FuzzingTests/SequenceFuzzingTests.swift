@@ -160,40 +160,21 @@ struct PassCountingBackend: LayoutBackend {
 
 #if LAYOUTBENCH_FAULTS
 /// The float backend's three planted incremental faults (`PlantedFault`, debug builds only),
-/// each caught by a sequence campaign within a fixed number of cases and reduced to a repro of
-/// at most six steps that shows the fault and passes without it. Each campaign is what
-/// `fuzz --sequences S --families F` runs (seed 1, sizes 1–10, up to 16 steps); the case
-/// limit is well inside 60 seconds of a debug build on one loaded core (about 15 cases a
-/// second). Figures are printed, not asserted.
+/// each caught by the default sequence campaign — `fuzz --sequences all` (seed 1, every
+/// sequence family on every family but long-chain, sizes 1–10, up to 16 steps) — within a fixed
+/// number of cases, and reduced to a repro of at most six steps that shows the fault and passes
+/// without it. The case limit is well inside 60 seconds of a debug build on one loaded core
+/// (about 15 cases a second). Figures are printed, not asserted.
 @Suite struct PlantedIncrementalFaultTests {
     static let caseLimit: UInt64 = 300
 
-    /// (fault, --sequences, --families): nil for the default (every sequence family on every
-    /// family but long-chain).
-    static let campaigns: [(PlantedFault, sequences: [String]?, families: [String]?)] = [
-        (.incrementalSuggestSkipsOptimize, nil, nil),
-        // A failed attempt rolls back after pivots where a constant change (a rotation, the
-        // keyboard, a random `set`) makes packed layouts infeasible.
-        (.incrementalRollbackKeepsEntry, ["rotation", "keyboard", "random-steps"],
-         ["long-row", "grid", "form", "equal-spacing", "inequality-cycles", "random", "cassowary-benchmark"]),
-        // An optional constraint removed while it is violated (views and constraints that go).
-        (.incrementalRemovalKeepsErrorCost, ["random-steps", "rows-insert-delete"],
-         ["hugging-contest", "form", "table-cells", "equal-spacing", "random"]),
-    ]
-
-    static func campaign(sequences: [String]?, families: [String]?) -> FuzzCampaign {
-        let exact = ExactSimplexBackend()
-        var configuration = FuzzCampaign.Configuration(
-            seed: 1, families: families?.compactMap(Families.named) ?? Families.all.filter { $0.name != "long-chain" },
-            sizes: 1...10, backends: [exact, CassowaryBackend()], reference: exact, reducer: Reducer())
-        configuration.sequenceFamilies = sequences?.compactMap(SequenceFamilies.named) ?? SequenceFamilies.all
-        return FuzzCampaign(configuration)
+    static func campaign() -> FuzzCampaign {
+        SequenceFuzzingTests.sequenceCampaign(reducer: Reducer())
     }
 
-    @Test(arguments: campaigns.indices)
-    func theSequenceCampaignCatchesAndReducesTheFault(_ index: Int) throws {
-        let (fault, sequences, families) = Self.campaigns[index]
-        let campaign = Self.campaign(sequences: sequences, families: families)
+    @Test(arguments: [PlantedFault.incrementalSuggestSkipsOptimize, .incrementalRollbackKeepsEntry, .incrementalRemovalKeepsErrorCost])
+    func theDefaultSequenceCampaignCatchesAndReducesTheFault(_ fault: PlantedFault) throws {
+        let campaign = Self.campaign()
         let start = ContinuousClock.now
         let caught: (FuzzCampaign.CaseFindings, Finding)? = withFault(fault) {
             for index in 0..<Self.caseLimit {

@@ -44,6 +44,42 @@ import Testing
         }
     }
 
+    /// `--known CORPUS`: a finding the corpus records as an expected failure is reported as
+    /// known and stored apart (exit 0); a new one beside it still fails the run (exit 1).
+    @Test func knownFailuresAreReportedApart() throws {
+        // Another input the fault breaks (999.5 and 999 share a level too), reduced to another repro.
+        let other = Self.nearPriorities.replacingOccurrences(of: "@999.9999", with: "@999.5").replacingOccurrences(of: "== 200", with: "== 180")
+        let layout = try SequenceCommandTests.file("recorded.layout", Self.nearPriorities)
+        let folder = URL(fileURLWithPath: layout).deletingLastPathComponent()
+        let otherLayout = folder.appendingPathComponent("other.layout").path
+        try other.write(toFile: otherLayout, atomically: true, encoding: .utf8)
+        let seeds = folder.appendingPathComponent("seeds").path
+        let made = try SequenceCommandTests.run(["guided", "seeds", "--out", seeds, layout, otherLayout])
+        #expect(made.status == 0, "\(made.error)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: seeds)
+        let recorded = seeds + "/" + (try #require(names.first { $0.hasSuffix("recorded") }))
+        let new = seeds + "/" + (try #require(names.first { $0.hasSuffix("other") }))
+        let corpus = folder.appendingPathComponent("corpus")
+        try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
+        try ("# expect-fail: float\n" + Self.nearPriorities).write(to: corpus.appendingPathComponent("recorded.layout"), atomically: true, encoding: .utf8)
+        let fault = ["--planted-fault", "float-merges-near-priorities", "--known", corpus.path]
+
+        let knownOnly = folder.appendingPathComponent("known-only").path
+        let passed = try SequenceCommandTests.run(["guided", "findings", recorded, "--out", knownOnly] + fault)
+        if passed.status == 2 && passed.error.contains("no planted faults") { return }  // a release build
+        #expect(passed.status == 0, "\(passed.output)\(passed.error)")
+        #expect(passed.output.contains("is known: \(corpus.path)/recorded.layout expects float to fail"), "\(passed.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: knownOnly + "/findings").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: knownOnly + "/known").contains { $0.hasSuffix(".layout") })
+
+        let both = folder.appendingPathComponent("both").path
+        let failed = try SequenceCommandTests.run(["guided", "findings", recorded, new, "--out", both] + fault)
+        #expect(failed.status == 1, "\(failed.output)\(failed.error)")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: both + "/findings").filter { $0.hasSuffix(".layout") }
+        #expect(!stored.isEmpty)
+        #expect(failed.output.contains("1 known"), "\(failed.output)")
+    }
+
     @Test func anUnreadableArtefactIsInvalidInput() throws {
         let run = try SequenceCommandTests.run(["guided", "findings", "/nonexistent/crash-0", "--out", NSTemporaryDirectory() + "guided-\(UUID().uuidString)"])
         #expect(run.status == 2)
