@@ -164,6 +164,7 @@ extension CassowarySolver {
             for term in reduced.terms { tableau.addToReducedCost(term.symbol, cost, times: term.coefficient) }
             tableau.recycle(reduced)
         }
+        tableau.checkInvariantsAfterMutation()
         try reoptimize(constraint.strength.isRequired ? .mayConflict(pending: owner) : .keepsRequiredFeasible)
         return record
     }

@@ -25,6 +25,7 @@ extension CassowarySolver {
                 tableau.symbols[symbol].kind = kind
                 tableau.symbols[symbol].costLevel = costLevel
             }
+            tableau.checkInvariantsAfterMutation()
             (liveCount, originalTerms, recordGarbage) = (saved.0, saved.1, saved.2)
             precondition(recordTerms.count == saved.3, "records compacted during a failed removal")
             records[handle.id] = record

@@ -23,39 +23,7 @@ extension CassowarySolver {
             let direction = Double(tableau.improvingDirection(entering))
             let column = tableau.column(of: entering)
             let pivotTolerance = tableau.tolerance.pivot
-            var leaving = -1
-            var bestRatio = Double.infinity
-            var bestRate = 0.0
-            for term in column {
-                let symbol = term.symbol
-                let rate = term.coefficient * direction
-                let ratio: Double
-                switch tableau.symbols[symbol].kind {
-                case .external, .retired: continue
-                case .dummy:
-                    if abs(rate) <= pivotTolerance { continue }
-                    ratio = 0
-                case .slack, .error:
-                    if rate >= -pivotTolerance { continue }
-                    ratio = max(tableau.symbols[symbol].value, 0) / -rate
-                }
-                let better: Bool
-                // Ratios within the decision precision of each other tie (relative: a ratio
-                // is a length along the entering symbol, in its own units).
-                let tie = Tolerance.decision * bestRatio
-                if leaving < 0 || ratio < bestRatio - tie {
-                    better = true
-                } else if ratio <= bestRatio + tie {
-                    better = bland ? symbol < leaving : abs(rate) > abs(bestRate) || (abs(rate) == abs(bestRate) && symbol < leaving)
-                } else {
-                    better = false
-                }
-                if better {
-                    leaving = symbol
-                    bestRatio = min(ratio, bestRatio)
-                    bestRate = rate
-                }
-            }
+            let leaving = primalLeavingRow(in: column, direction: direction, bland: bland)
             tableau.recycle(column)
             if leaving < 0 {
                 // An improving direction with nothing in the way cannot exist (errors are ≥ 0);
@@ -104,6 +72,53 @@ extension CassowarySolver {
         return best < 0 ? nil : best
     }
 
+    /// The primal ratio test: the basic symbol that blocks `entering` first as it moves in
+    /// `direction` (its column is `column`), or -1 when nothing does.
+    ///
+    /// Only restricted symbols block: a slack or error at the ratio `value / -rate` where it
+    /// reaches 0, a required equality's marker (which must stay 0) at once; external symbols
+    /// are free. Ratios within ``Tolerance/decision`` of each other tie, and a tie goes to the
+    /// larger rate (the better-conditioned pivot), then the lower symbol; with `bland`, to the
+    /// lower symbol alone (Bland's rule, which cannot cycle).
+    @inline(__always)
+    private func primalLeavingRow(in column: [Term], direction: Double, bland: Bool) -> Int {
+        let pivotTolerance = tableau.tolerance.pivot
+        var leaving = -1
+        var bestRatio = Double.infinity
+        var bestRate = 0.0
+        for term in column {
+            let symbol = term.symbol
+            let rate = term.coefficient * direction
+            let ratio: Double
+            switch tableau.symbols[symbol].kind {
+            case .external, .retired: continue
+            case .dummy:
+                if abs(rate) <= pivotTolerance { continue }
+                ratio = 0
+            case .slack, .error:
+                if rate >= -pivotTolerance { continue }
+                ratio = max(tableau.symbols[symbol].value, 0) / -rate
+            }
+            let better: Bool
+            // Ratios within the decision precision of each other tie (relative: a ratio
+            // is a length along the entering symbol, in its own units).
+            let tie = Tolerance.decision * bestRatio
+            if leaving < 0 || ratio < bestRatio - tie {
+                better = true
+            } else if ratio <= bestRatio + tie {
+                better = bland ? symbol < leaving : abs(rate) > abs(bestRate) || (abs(rate) == abs(bestRate) && symbol < leaving)
+            } else {
+                better = false
+            }
+            if better {
+                leaving = symbol
+                bestRatio = min(ratio, bestRatio)
+                bestRate = rate
+            }
+        }
+        return leaving
+    }
+
     /// What a call changed: it decides what a row the dual simplex cannot restore means.
     enum Change {
         /// Nothing that can make the held required constraints infeasible (an optional row
@@ -149,52 +164,10 @@ extension CassowarySolver {
         var iterations = 0
         while !tableau.infeasible.isEmpty {
             let bland = iterations > blandThreshold
-            var leaving = -1
-            var worst = 0.0
-            for symbol in tableau.infeasible {
-                let violation = abs(tableau.symbols[symbol].value)
-                if leaving < 0 || (bland ? symbol < leaving : violation > worst || (violation == worst && symbol < leaving)) {
-                    leaving = symbol
-                    worst = violation
-                }
-            }
+            let leaving = dualLeavingRow(bland: bland)
             let reduced = tableau.reduce(leaving)
             let direction: Double = tableau.symbols[leaving].kind == .dummy && tableau.symbols[leaving].value > 0 ? -1 : 1
-            let pivotTolerance = tableau.tolerance.pivot
-            var entering = -1
-            var enteringRate = 0.0
-            var enteringCost = LexVector()
-            for term in reduced.terms {
-                let symbol = term.symbol
-                let rate = term.coefficient * direction
-                var cost: LexVector
-                switch tableau.symbols[symbol].kind {
-                case .dummy, .retired: continue
-                case .external:
-                    if abs(rate) <= pivotTolerance { continue }
-                    cost = LexVector()
-                case .slack, .error:
-                    if rate <= pivotTolerance { continue }
-                    cost = tableau.reducedCosts[symbol]
-                }
-                let better: Bool
-                if entering < 0 {
-                    better = true
-                } else {
-                    let order = LexVector.compare(
-                        cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate))
-                    if order != 0 {
-                        better = order < 0
-                    } else {
-                        better = bland ? symbol < entering : abs(rate) > abs(enteringRate) || (abs(rate) == abs(enteringRate) && symbol < entering)
-                    }
-                }
-                if better {
-                    entering = symbol
-                    enteringRate = rate
-                    enteringCost = cost
-                }
-            }
+            let entering = dualEnteringColumn(in: reduced, direction: direction, bland: bland)
             if entering < 0 {
                 guard isResidue(leaving, after: change) else {
                     throw .infeasible(explanation(of: leaving, reduced: reduced, pending: pending))
@@ -211,6 +184,69 @@ extension CassowarySolver {
             if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
             refactorIfFilled()
         }
+    }
+
+    /// The dual simplex's leaving row: the most violated infeasible basic symbol (the lower
+    /// symbol on a tie); with `bland`, the lowest-numbered one.
+    @inline(__always)
+    private func dualLeavingRow(bland: Bool) -> Int {
+        var leaving = -1
+        var worst = 0.0
+        for symbol in tableau.infeasible {
+            let violation = abs(tableau.symbols[symbol].value)
+            if leaving < 0 || (bland ? symbol < leaving : violation > worst || (violation == worst && symbol < leaving)) {
+                leaving = symbol
+                worst = violation
+            }
+        }
+        return leaving
+    }
+
+    /// The dual ratio test: the non-basic symbol that enters to bring `leaving` back towards
+    /// its bound (`reduced` is its reduced row, `direction` the sign that moves it there)
+    /// while keeping the basis optimal, or -1 when none can (the row proves infeasibility).
+    ///
+    /// An external symbol may move either way at no cost; a slack or error only upwards, at
+    /// its reduced cost. The smallest cost per unit of rate wins (compared lexicographically);
+    /// a tie goes to the larger rate, then the lower symbol; with `bland`, to the lower symbol.
+    @inline(__always)
+    private func dualEnteringColumn(in reduced: Row, direction: Double, bland: Bool) -> Int {
+        let pivotTolerance = tableau.tolerance.pivot
+        var entering = -1
+        var enteringRate = 0.0
+        var enteringCost = LexVector()
+        for term in reduced.terms {
+            let symbol = term.symbol
+            let rate = term.coefficient * direction
+            var cost: LexVector
+            switch tableau.symbols[symbol].kind {
+            case .dummy, .retired: continue
+            case .external:
+                if abs(rate) <= pivotTolerance { continue }
+                cost = LexVector()
+            case .slack, .error:
+                if rate <= pivotTolerance { continue }
+                cost = tableau.reducedCosts[symbol]
+            }
+            let better: Bool
+            if entering < 0 {
+                better = true
+            } else {
+                let order = LexVector.compare(
+                    cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate))
+                if order != 0 {
+                    better = order < 0
+                } else {
+                    better = bland ? symbol < entering : abs(rate) > abs(enteringRate) || (abs(rate) == abs(enteringRate) && symbol < entering)
+                }
+            }
+            if better {
+                entering = symbol
+                enteringRate = rate
+                enteringCost = cost
+            }
+        }
+        return entering
     }
 
     /// Whether a basic symbol that the dual simplex cannot bring back to its bound is off it

@@ -190,6 +190,7 @@ extension CassowarySolver {
         tableau.refactorisations += 1
         tableau.cleanTermCount = tableau.termCount
         tableau.sawSmallPivot = false
+        tableau.checkInvariantsAfterMutation()
         return true
     }
 }

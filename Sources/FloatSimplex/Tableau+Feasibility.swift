@@ -14,27 +14,13 @@ extension Tableau {
 
     @inline(__always)
     mutating func updateCandidacy(_ symbol: Int) {
-        let wanted = improvingDirection(symbol) != 0
-        let slot = symbols[symbol].candidateSlot
-        if wanted && slot < 0 {
-            symbols[symbol].candidateSlot = Int32(truncatingIfNeeded: candidates.count)
-            candidates.append(symbol)
-        } else if !wanted && slot >= 0 {
-            removeCandidate(symbol)
-        }
+        candidates.update(symbol, to: improvingDirection(symbol) != 0, records: &symbols)
     }
 
     /// Drops a candidate until its reduced cost next changes (used when a direction turns out
     /// to be numerical noise: improving in sign, unbounded in fact).
     mutating func removeCandidate(_ symbol: Int) {
-        let slot = symbols[symbol].candidateSlot
-        guard slot >= 0 else { return }
-        let last = candidates.removeLast()
-        if last != symbol {
-            candidates[Int(slot)] = last
-            symbols[last].candidateSlot = slot
-        }
-        symbols[symbol].candidateSlot = -1
+        candidates.remove(symbol, records: &symbols)
     }
 
     @inline(__always)
@@ -108,18 +94,6 @@ extension Tableau {
 
     @inline(__always)
     mutating func updateFeasibility(_ symbol: Int) {
-        let wanted = isInfeasible(symbol)
-        let slot = symbols[symbol].infeasibleSlot
-        if wanted && slot < 0 {
-            symbols[symbol].infeasibleSlot = Int32(truncatingIfNeeded: infeasible.count)
-            infeasible.append(symbol)
-        } else if !wanted && slot >= 0 {
-            let last = infeasible.removeLast()
-            if last != symbol {
-                infeasible[Int(slot)] = last
-                symbols[last].infeasibleSlot = slot
-            }
-            symbols[symbol].infeasibleSlot = -1
-        }
+        infeasible.update(symbol, to: isInfeasible(symbol), records: &symbols)
     }
 }

@@ -109,6 +109,7 @@ extension Tableau {
         nextEpoch()
         for symbol in changed { enqueueUsers(of: symbol) }
         propagateValues()
+        checkInvariantsAfterMutation()
     }
 
     /// `refreshValues(downstreamOf: [first, second])` without allocating the array.
@@ -199,5 +200,6 @@ extension Tableau {
         }
         refreshValues(downstreamOf: entering, leaving)
         pivots += 1
+        checkInvariantsAfterMutation()
     }
 }

@@ -71,6 +71,7 @@ extension Tableau {
         }
         terms = packed
         garbage = 0
+        checkInvariantsAfterMutation()
     }
 
     @inline(__always)
@@ -114,6 +115,7 @@ extension Tableau {
         } else {
             refreshValues(downstreamOfShifted: symbol)
         }
+        checkInvariantsAfterMutation()
     }
 
     /// Rewrites a basic symbol's row with `symbol` replaced by `definition` (same rank).

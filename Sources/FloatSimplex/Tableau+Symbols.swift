@@ -41,6 +41,7 @@ extension Tableau {
         updateCandidacy(symbol)
         updateFeasibility(symbol)
         freeSymbols.append(symbol)
+        checkInvariantsAfterMutation()
     }
 
     func isFresh(_ symbol: Int) -> Bool {

@@ -51,6 +51,18 @@ struct SymbolState: Sendable {
     }
 }
 
+/// A symbol's place in the tableau's list of candidates (`SymbolState.candidateSlot`).
+enum CandidateSlot: SlotField {
+    @inline(__always) static func slot(in record: SymbolState) -> Int32 { record.candidateSlot }
+    @inline(__always) static func setSlot(_ slot: Int32, in record: inout SymbolState) { record.candidateSlot = slot }
+}
+
+/// A symbol's place in the tableau's list of infeasible symbols (`SymbolState.infeasibleSlot`).
+enum InfeasibleSlot: SlotField {
+    @inline(__always) static func slot(in record: SymbolState) -> Int32 { record.infeasibleSlot }
+    @inline(__always) static func setSlot(_ slot: Int32, in record: inout SymbolState) { record.infeasibleSlot = slot }
+}
+
 /// `coefficient × symbol` in a row.
 struct Term: Sendable, Hashable {
     var symbol: Int
@@ -117,9 +129,9 @@ struct Tableau: Sendable {
     var users = ColumnIndex()
 
     /// Non-basic symbols whose reduced cost shows an improving direction.
-    var candidates: [Int] = []
+    var candidates = SlotIndexedSet<CandidateSlot>()
     /// Basic symbols outside their bounds.
-    var infeasible: [Int] = []
+    var infeasible = SlotIndexedSet<InfeasibleSlot>()
 
     // Cone walks: the current walk's number (see `SymbolState.seen`) and its queue.
     var epoch: UInt32 = 0
@@ -186,6 +198,11 @@ struct Tableau: Sendable {
     /// Symbols the current attempt took from `freeSymbols`, with their retired state: a
     /// rollback restores them and hands them back in the same order.
     var reusedSymbols: [(symbol: Int, state: SymbolState)] = []
+
+    #if DEBUG
+    /// Debug builds: how often ``checkInvariantsAfterMutation()`` was reached.
+    var mutationChecks = 0
+    #endif
 
     var symbolCount: Int { symbols.count }
 }

@@ -27,6 +27,12 @@ struct Tolerance: Sendable, Hashable {
     /// cost cancellation residue): about 2⁻³⁰, leaving some twenty bits for accumulated rounding.
     static let decision = 1e-9
 
+    /// How far a cached basic value may drift from its row's evaluation, relative to the
+    /// row's magnitude, before the debug invariants call it wrong: a value is recomputed from
+    /// its row, but from upstream values that may themselves carry the rounding of theirs,
+    /// so this is looser than ``decision``.
+    static let invariantDrift = 1e-6
+
     /// The global feasibility scale of the old policy, now only a floor of the ambiguity
     /// probe's threshold (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
     var feasibility: Double { Self.decision * valueScale * coefficientScale }

@@ -23,21 +23,25 @@ enum InputFile {
     /// Parses and validates a file: `.layout` text, or the JSON form (a file ending in
     /// `.json`); a system, or a system with an update sequence (spec §7).
     static func sequence(at path: String, rules: ValidationRules) throws(Failure) -> UpdateSequence {
-        let text = try text(at: path)
-        do {
+        try parsed(at: path) { (text) throws(LayoutError) in
             if path.hasSuffix(".json") { return try UpdateSequence(json: text, file: path, rules: rules) }
             return try LayoutParser.parseSequence(text, file: path, rules: rules)
-        } catch {
-            throw Failure(description: error.description)
         }
     }
 
     /// Parses and validates a file of one system; an update sequence is refused.
     static func system(at path: String, rules: ValidationRules) throws(Failure) -> ConstraintSystem {
-        let text = try text(at: path)
-        do {
+        try parsed(at: path) { (text) throws(LayoutError) in
             if path.hasSuffix(".json") { return try ConstraintSystem(json: text, file: path, rules: rules) }
             return try LayoutParser.parse(text, file: path, rules: rules)
+        }
+    }
+
+    /// The file's text through `parse`, its positioned error as the one-line failure.
+    private static func parsed<T>(at path: String, _ parse: (String) throws(LayoutError) -> T) throws(Failure) -> T {
+        let text = try text(at: path)
+        do {
+            return try parse(text)
         } catch {
             throw Failure(description: error.description)
         }
