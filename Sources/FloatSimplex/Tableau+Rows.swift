@@ -93,7 +93,11 @@ extension Tableau {
     @inline(__always)
     mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
         if journaling && symbol < journalBase {
-            recordReducedCost(of: symbol)
+            if reducedCosts[symbol].count > 2, let level = cost.singleLevel {
+                record(.reducedCostEntry(symbol: symbol, level: level, old: reducedCosts[symbol].value(atLevel: level)))
+            } else {
+                recordReducedCost(of: symbol)
+            }
         }
         reducedCosts[symbol].add(cost, times: factor)
         updateCandidacy(symbol)
