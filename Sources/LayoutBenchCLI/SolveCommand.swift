@@ -139,9 +139,7 @@ struct SolveCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let data = try encoder.encode(certificate)
-            if let certificateOut {
-                try data.write(to: URL(fileURLWithPath: certificateOut), options: .atomic)
-            }
+            if let certificateOut { try Self.writeCertificate(data, to: certificateOut) }
             guard certified.solution.status != .budgetExceeded else { return (certified, nil) }
             return (certified, CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution))
         } catch let exit as ExitCode {
@@ -155,6 +153,33 @@ struct SolveCommand: ParsableCommand {
             printError("\(label): \(error)")
             throw ExitStatus.internalFailure
         }
+    }
+
+    /// Writes the certificate atomically (temporary file, then rename) to a regular file,
+    /// and straight through to a device or pipe (`/dev/stdout`): renaming over those replaced
+    /// the device node itself with a file, so `/dev/full` reported success. A failed write
+    /// names the file and exits 1.
+    static func writeCertificate(_ data: Data, to path: String) throws {
+        do {
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            if let type, type != .typeRegular, type != .typeSymbolicLink || !isRegularTarget(path) {
+                guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+                defer { try? handle.close() }
+                try handle.write(contentsOf: data)
+            } else {
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+        } catch {
+            printError("\(path): cannot write the certificate: \(error.localizedDescription)")
+            throw ExitStatus.internalFailure
+        }
+    }
+
+    /// Whether a symbolic link ends at a regular file (or at nothing yet).
+    private static func isRegularTarget(_ path: String) -> Bool {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else { return true }
+        return type == .typeRegular
     }
 
     /// The frames as exact rational strings, when the backend computed exactly.

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// `solve --certify --certificate-out PATH`: a regular file gets the certificate atomically;
+/// a device is written through, never replaced by a file (renaming over `/dev/full` turned the
+/// device into a file and reported success); a failed write names the file and exits 1.
+@Suite struct CertificateOutTests {
+    static let layout = "root s 0 0 100 100\nview a\na.width == 10 @750\na.width == 20 @250\na.height == 5\n"
+
+    static func isCharacterDevice(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeCharacterSpecial
+    }
+
+    @Test func aRegularFileGetsTheSparseCertificate() throws {
+        let file = try SequenceCommandTests.file("levels.layout", Self.layout)
+        let out = file + ".certificate.json"
+        let run = try SequenceCommandTests.run(["solve", file, "--certify", "--certificate-out", out])
+        #expect(run.status == 0, "\(run.error)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("layoutbench-exact-certificate\\/2") && text.contains("nonzeroLevelMultipliers"))
+    }
+
+    @Test func aFullDeviceIsAnErrorAndStaysADevice() throws {
+        guard Self.isCharacterDevice("/dev/full") else {
+            print("skipped: /dev/full is not a character device here")
+            return
+        }
+        let file = try SequenceCommandTests.file("levels.layout", Self.layout)
+        let run = try SequenceCommandTests.run(["solve", file, "--certify", "--certificate-out", "/dev/full"])
+        #expect(run.status == 1)
+        #expect(run.error.contains("/dev/full: cannot write the certificate"), "\(run.error)")
+        #expect(Self.isCharacterDevice("/dev/full"))
+    }
+}
