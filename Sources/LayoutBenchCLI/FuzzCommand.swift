@@ -201,6 +201,11 @@ struct FuzzCommand: ParsableCommand {
             display.finish()
             printError("\(error)")
             throw ExitStatus.invalidInput
+        } catch let error as CocoaError {
+            // The output folder cannot be written (not a folder, full, read-only): exit 1, named.
+            display.finish()
+            printError(fileErrorText(error, path: out))
+            throw ExitStatus.internalFailure
         } catch {
             display.finish()
             printError("fuzz failed: \(error)")

@@ -170,7 +170,7 @@ struct SolveCommand: ParsableCommand {
                 try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             }
         } catch {
-            printError("\(path): cannot write the certificate: \(error.localizedDescription)")
+            printError("cannot write the certificate: " + fileErrorText(error, path: path))
             throw ExitStatus.internalFailure
         }
     }

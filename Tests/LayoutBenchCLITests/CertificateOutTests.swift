@@ -28,7 +28,17 @@ import Testing
         let file = try SequenceCommandTests.file("levels.layout", Self.layout)
         let run = try SequenceCommandTests.run(["solve", file, "--certify", "--certificate-out", "/dev/full"])
         #expect(run.status == 1)
-        #expect(run.error.contains("/dev/full: cannot write the certificate"), "\(run.error)")
+        #expect(run.error.contains("cannot write the certificate: /dev/full: No space left on device"), "\(run.error)")
         #expect(Self.isCharacterDevice("/dev/full"))
+    }
+
+    /// An output folder under a plain file: exit 1 and the path with the system's reason, not
+    /// Foundation's raw error dump.
+    @Test func anUnwritableFuzzFolderIsNamed() throws {
+        let file = try SequenceCommandTests.file("in-the-way", "a file, not a folder\n")
+        let run = try SequenceCommandTests.run(["fuzz", "--cases", "1", "--out", file + "/out", "--quiet"])
+        #expect(run.status == 1)
+        #expect(run.error.contains(file + "/out: Not a directory"), "\(run.error)")
+        #expect(!run.error.contains("NSCocoaErrorDomain"))
     }
 }
