@@ -79,6 +79,8 @@ public struct CassowarySolver: Sendable {
     /// Changes whenever a variable gets or loses its symbol: a map from variables to symbols
     /// made at one version (``IncrementalPassSolver``'s answer) holds while it stays.
     var symbolMapVersion = 0
+    /// ``setConstants(_:)``'s list of the constants it changed (kept for its capacity).
+    var previousConstants: [(id: Int, constant: Double)] = []
     var meter: BudgetMeter?
     /// `meter != nil`, without copying the meter out to ask (once per pivot).
     var metered = false

@@ -131,6 +131,13 @@ public struct IncrementalPassSolver: Sendable {
     /// Scratch kept across passes, so that a pass allocates nothing but its answer: the
     /// changes of the step being followed, and the constants handed to the solver.
     private var changeBuffer: [SystemChange] = []
+    /// The values array of the answer before last: by the next answer its caller has usually
+    /// let go of it, and it is filled again instead of a new one being allocated (when the
+    /// caller still holds it, copy-on-write makes a new one, as before).
+    private var spareValues: [Double] = []
+    private var lastValues: [Double] = []
+    /// Whether every value of ``lastValues`` is finite and at most 2⁵⁰⁰ in magnitude.
+    private var lastValuesAreSmall = false
     private var constantBuffer: [(handle: ConstraintHandle, constant: Double)] = []
     /// `valueSymbols[v]`: the tableau symbol of the current system's variable v (−1: none),
     /// so that the answer reads each value with two array reads. Made afresh when the
@@ -179,32 +186,32 @@ public struct IncrementalPassSolver: Sendable {
         var failure: PassFailure?
         var changes = changeBuffer
         changeBuffer = []  // so that `changes` is unique
-        for step in steps {
-            changes.removeAll(keepingCapacity: true)
-            do {
-                try replay.apply(step, appendingTo: &changes)
-            } catch {
-                throw .internalFailure(backend: "float", message: "step does not apply: \(error)")
-            }
-            // After a failure the replay goes on alone: the next settle starts afresh from it.
-            if needsRebuild { continue }
-            do throws(PassFailure) {
-                for change in changes { try follow(change) }
-            } catch {
-                failure = failure ?? error
-                needsRebuild = true
+        // Through a buffer pointer: iterating the array copies every step (its strings and
+        // locations) on the way to `apply`, which only reads it.
+        try steps.withUnsafeBufferPointer { (steps) throws(BackendError) in
+            for index in steps.indices {
+                if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+                do {
+                    try replay.apply(steps[index], appendingTo: &changes)
+                } catch {
+                    throw .internalFailure(backend: "float", message: "step does not apply: \(error)")
+                }
+                // After a failure the replay goes on alone: the next settle starts afresh from it.
+                if needsRebuild { continue }
+                do throws(PassFailure) {
+                    for change in changes { try follow(change) }
+                } catch {
+                    failure = failure ?? error
+                    needsRebuild = true
+                }
             }
         }
-        changes.removeAll(keepingCapacity: true)
         changeBuffer = changes
-        var result: BackendResult
-        var valuesAreSmall = false
+        let solution: Solution
         do throws(PassFailure) {
             if let failure { throw failure }
             try settle()
-            (result, valuesAreSmall) = try answer()
-            result.statistics = SolveStatistics(
-                iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start)
+            solution = try answer()
         } catch {
             needsRebuild = true
             dirty.removeAll()
@@ -219,24 +226,27 @@ public struct IncrementalPassSolver: Sendable {
             case .internalFailure(let why): throw .internalFailure(backend: "float", message: why)
             }
         }
+        let surelyRepresentable = isSurelyRepresentable(solution.status, valuesAreSmall: lastValuesAreSmall)
+        let result = BackendResult(
+            solution: solution,
+            statistics: SolveStatistics(iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start))
         // As the one-shot solve: a point beyond Double's range is no answer.
-        return try representable(result, valuesAreSmall: valuesAreSmall)
+        if surelyRepresentable { return result }
+        return try result.checkedRepresentable(in: replay.current, backend: "float")
     }
 
-    /// ``BackendResult/checkedRepresentable(in:backend:)``, whose common case (values up to
-    /// 2⁵⁰⁰, literals up to 2²⁵⁰) is decided here from ``literalBound`` without reading the
-    /// system's literals.
-    /// `valuesAreSmall`: every value is known finite and at most 2⁵⁰⁰ (read with the values).
-    private mutating func representable(_ result: BackendResult, valuesAreSmall: Bool) throws(BackendError) -> BackendResult {
+    /// Whether ``BackendResult/checkedRepresentable(in:backend:)`` would pass a result of this
+    /// status as it is:
+    /// its common case (values up to 2⁵⁰⁰, literals up to 2²⁵⁰) is decided here from
+    /// ``literalBound`` without reading the system's literals. `valuesAreSmall`: every value
+    /// is known finite and at most 2⁵⁰⁰ (found while reading them).
+    private mutating func isSurelyRepresentable(_ status: SolveStatus, valuesAreSmall: Bool) -> Bool {
         if literalBoundIsStale || needsRebuild {
             literalBound = replay.current.largestLiteralMagnitude
             literalBoundIsStale = false
         }
-        if valuesAreSmall && result.solution.status != .budgetExceeded && literalBound <= 0x1p250
-            && replay.current.constraints.count < 1 << 20 {
-            return result
-        }
-        return try result.checkedRepresentable(in: replay.current, backend: "float")
+        return valuesAreSmall && status != .budgetExceeded && literalBound <= 0x1p250
+            && replay.current.constraints.count < 1 << 20
     }
 
     // MARK: Following changes
@@ -366,12 +376,13 @@ public struct IncrementalPassSolver: Sendable {
         // Constant shifts alone (a drag, the keyboard, an intrinsic size) lower nothing.
         var relowered: Set<Int> = []
         if !dirty.isEmpty {
-            guard let lowered = try lowerDirty(&constants, &newOptional) else {
+            guard try lowerDirty(&constants, &newOptional) else {
                 // No gap left between two levels: relabel by building a new solver.
                 needsRebuild = true
                 return try settle()
             }
-            relowered = lowered
+            if !shifted.isEmpty { relowered = Set(dirty) }
+            dirty.removeAll(keepingCapacity: true)
         }
         if !shifted.isEmpty {
             for index in shifted {
@@ -413,25 +424,47 @@ public struct IncrementalPassSolver: Sendable {
 
     /// Lowers the rows of ``dirty`` (new, re-prioritised, or naming the resized root) and
     /// brings the solver's rows to them: constant changes go to `constants`, new optional rows
-    /// to `newOptional` (added after the walk). Returns the positions lowered (a shift
-    /// recorded for one of them is already in its new row), or nil when a priority found no
-    /// label (nothing changed then).
+    /// to `newOptional` (added after the walk). False when a priority found no label (nothing
+    /// changed then). ``dirty`` is left sorted, for the caller to clear (a shift recorded for
+    /// one of its rows is already in the new row).
     private mutating func lowerDirty(
         _ constants: inout [(handle: ConstraintHandle, constant: Double)], _ newOptional: inout [Int]
-    ) throws(PassFailure) -> Set<Int>? {
+    ) throws(PassFailure) -> Bool {
         let system = replay.current
         dirty.sort()
         var levels: [Int] = []
         levels.reserveCapacity(dirty.count)
         for index in dirty {
-            guard let level = labels.label(for: system.constraints[index].priority) else { return nil }
+            guard let level = labels.label(for: system.constraints[index].priority) else { return false }
             levels.append(level)
         }
         var previous = -1
         for (index, level) in zip(dirty, levels) where index != previous {
             previous = index
+            let row = try lowered(system.constraints[index], at: index, in: system, level: level)
+            if !entries[index].isNew && entries[index].row.strength == row.strength && entries[index].row.relation == row.relation
+                && entries[index].row.terms == row.terms {
+                // The common case (every row naming a resized root): only the constant can
+                // have moved. In place, without copying the entry (same label, same priority).
+                let old = entries[index].row.constant
+                entries[index].row.constant = row.constant
+                if recordsRowSteps && old != row.constant { trace(.setConstant(key: entries[index].key, constant: row.constant)) }
+                if let handle = entries[index].handle {
+                    guard old != row.constant else { continue }
+                    constants.append((handle, row.constant))
+                    // A broken constraint may hold now (the walk runs only if one is broken;
+                    // its retries read this only for rows broken before it, see `settle`).
+                    if row.strength.isRequired {
+                        requiredChanged = true
+                        if mayHaveBroken { changedRequired.insert(entries[index].key) }
+                    }
+                } else if row.strength.isRequired {
+                    requiredChanged = true
+                    changedRequired.insert(entries[index].key)
+                }
+                continue
+            }
             let constraint = system.constraints[index]
-            let row = try lowered(constraint, at: index, in: system, level: level)
             var entry = entries[index]
             defer { entries[index] = entry }
             if entry.isNew {
@@ -506,9 +539,7 @@ public struct IncrementalPassSolver: Sendable {
                 newOptional.append(index)
             }
         }
-        let relowered = Set(dirty)
-        dirty.removeAll(keepingCapacity: true)
-        return relowered
+        return true
     }
 
     /// Changes held rows' constants at once; if that makes the required rows infeasible,
@@ -673,9 +704,9 @@ public struct IncrementalPassSolver: Sendable {
 
     // MARK: The answer
 
-    /// Reads every value of the current system from the solver. The second result says
-    /// whether all are finite and at most 2⁵⁰⁰ in magnitude (``representable(_:valuesAreSmall:)``).
-    private mutating func readValues() -> ([Double], Bool) {
+    /// Reads every value of the current system from the solver, noting in
+    /// ``lastValuesAreSmall`` whether all are finite and at most 2⁵⁰⁰ in magnitude.
+    private mutating func readValues() -> [Double] {
         let variableCount = replay.current.variableCount
         if valueSymbolsAreStale || valueSymbolsVersion != solver.symbolMapVersion || valueSymbols.count != variableCount {
             valueSymbols.removeAll(keepingCapacity: true)
@@ -688,7 +719,10 @@ public struct IncrementalPassSolver: Sendable {
         var small = true
         let symbolStates = solver.tableau.symbols
         let map = valueSymbols
-        let values = [Double](unsafeUninitializedCapacity: variableCount) { buffer, count in
+        var values = spareValues
+        spareValues = []
+        if values.count != variableCount { values = [Double](repeating: 0, count: variableCount) }
+        values.withUnsafeMutableBufferPointer { buffer in
             symbolStates.withUnsafeBufferPointer { symbols in
                 map.withUnsafeBufferPointer { map in
                     for variable in 0..<variableCount {
@@ -701,8 +735,9 @@ public struct IncrementalPassSolver: Sendable {
                     }
                 }
             }
-            count = variableCount
         }
+        spareValues = lastValues
+        lastValues = values
         #if DEBUG
         for variable in 0..<variableCount {
             let expected = solver.value(of: stableVariable(variable))
@@ -710,13 +745,16 @@ public struct IncrementalPassSolver: Sendable {
                          "value of variable \(variable): \(values[variable]) read, \(expected) in the solver")
         }
         #endif
-        return (values, small)
+        lastValuesAreSmall = small
+        return values
     }
 
-    private mutating func answer() throws(PassFailure) -> (BackendResult, valuesAreSmall: Bool) {
+    /// The answer of the pass (its values' smallness in ``lastValuesAreSmall``: a tuple
+    /// return copies the solution through the runtime's generic tuple copy).
+    private mutating func answer() throws(PassFailure) -> Solution {
         let system = replay.current
         let variableCount = system.variableCount
-        let (values, valuesAreSmall) = readValues()
+        let values = readValues()
         let sumsObjective = reportsObjective
         // The values by stable variable too, for the objective's rows (which name stable
         // variables): one array read per term instead of a lookup in the solver.
@@ -809,7 +847,7 @@ public struct IncrementalPassSolver: Sendable {
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous, broken: broken, conflict: conflict)
-        return (BackendResult(solution: solution, statistics: SolveStatistics()), valuesAreSmall)
+        return solution
     }
 
     /// An irreducible conflict of the first broken constraint and the kept ones before it,

@@ -45,7 +45,7 @@ extension IncrementalBenchCommand {
                     if let result = try runKiwi(file), let seconds = result.passSeconds, seconds.count > 1 {
                         let k = Percentiles(Array(seconds.dropFirst()))
                         line += " | " + pad(k.text + (result.timedOut ? " (timeout)" : ""), 16)
-                        line += " | " + pad(String(format: "%.1f×", k.p50 / max(float.p50, 1e-12)), 14, right: true)
+                        line += " | " + pad(String(format: "%.2f×", k.p50 / max(float.p50, 1e-12)), 14, right: true)
                     } else {
                         line += " | " + pad("failed", 16) + " | " + pad("-", 14, right: true)
                     }
@@ -80,5 +80,10 @@ struct Percentiles {
         max = sorted.last ?? 0
     }
 
-    var text: String { String(format: "%.1f / %.1f / %.1f", p50 * 1e6, p99 * 1e6, max * 1e6) }
+    /// µs, two decimals below 10 µs (a pass at 10 views takes well under one).
+    var text: String { "\(Self.micro(p50)) / \(Self.micro(p99)) / \(Self.micro(max))" }
+
+    static func micro(_ seconds: Double) -> String {
+        String(format: seconds < 1e-5 ? "%.2f" : "%.1f", seconds * 1e6)
+    }
 }

@@ -254,15 +254,18 @@ public struct SequenceReplay: Sendable {
 
     private mutating func setConstant(_ name: String, _ value: NumericLiteral, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let index = try constraintIndex(named: name, at: source?.target)
-        let constraint = current.constraints[index]
-        if constraint.origin == .intrinsic {
+        // Field by field, no copy of the constraint and no array for the check: a drag
+        // step is this and nothing else.
+        if current.constraints[index].origin == .intrinsic {
+            let constraint = current.constraints[index]
             throw error(
                 "'\(name)' is \(intrinsicDescription(constraint)); its constant follows the intrinsic size (set \(current.items[constraint.first.item].name) intrinsic W H)",
                 .invalidUpdate, at: source?.target)
         }
-        try checkRepresentable([(value, source?.value(0))])
+        if !value.isRepresentable { try checkRepresentable([(value, source?.value(0))]) }
+        let old = current.constraints[index].constant
         current.constraints[index].constant = value
-        changes.append(.constantChanged(index: index, from: constraint.constant, to: value))
+        changes.append(.constantChanged(index: index, from: old, to: value))
     }
 
     private mutating func setPriority(_ name: String, _ priority: Priority, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
