@@ -40,11 +40,21 @@ extension Tableau {
                 symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
                 constant: symbols[symbol].constant, wasBasic: wasBasic, rank: symbols[symbol].rank))
         }
+        let oldRange = symbols[symbol].rowRange
+        let newRange = Int(start)..<Int(start) + Int(count)
+        // A row rewritten in place (a substitution) keeps most of its symbols: only those that
+        // leave or enter it move in the column index. Removing and re-adding every one made
+        // eliminating a symbol named by n rows that also name a common symbol O(n²) (each
+        // removal walks that symbol's list past the users re-added before it): seconds per
+        // removal on 1,000-view conflict-then-remove sequences.
+        let keepsShared = wasBasic && basic && oldRange.count <= 32 && newRange.count <= 32
+            && !namesASymbolTwice(oldRange) && !namesASymbolTwice(newRange)
         if wasBasic {
-            let count = Int(symbols[symbol].rowCount)
-            termCount -= count
-            garbage += count
-            for index in symbols[symbol].rowRange { users.remove(symbol, from: terms[index].symbol) }
+            termCount -= oldRange.count
+            garbage += oldRange.count
+            for index in oldRange where !keepsShared || !names(newRange, terms[index].symbol) {
+                users.remove(symbol, from: terms[index].symbol)
+            }
         }
         symbols[symbol].rowStart = start
         symbols[symbol].rowCount = count
@@ -53,10 +63,24 @@ extension Tableau {
         if basic {
             termCount += Int(count)
             symbols[symbol].rank = newRank
-            for index in symbols[symbol].rowRange { users.add(symbol, to: terms[index].symbol) }
+            for index in newRange where !keepsShared || !names(oldRange, terms[index].symbol) {
+                users.add(symbol, to: terms[index].symbol)
+            }
         }
         updateCandidacy(symbol)
         updateFeasibility(symbol)
+    }
+
+    /// Whether the pool's run `range` names `symbol`.
+    private func names(_ range: Range<Int>, _ symbol: Int) -> Bool {
+        for index in range where terms[index].symbol == symbol { return true }
+        return false
+    }
+
+    /// Whether the pool's run `range` names some symbol more than once.
+    private func namesASymbolTwice(_ range: Range<Int>) -> Bool {
+        for index in range where names(index + 1..<range.upperBound, terms[index].symbol) { return true }
+        return false
     }
 
     /// Rewrites the pool without its garbage (between calls only: nothing may hold a run).
