@@ -47,12 +47,12 @@ extension Tableau {
         // eliminating a symbol named by n rows that also name a common symbol O(n²) (each
         // removal walks that symbol's list past the users re-added before it): seconds per
         // removal on 1,000-view conflict-then-remove sequences.
-        let keepsShared = wasBasic && basic && oldRange.count <= 32 && newRange.count <= 32
-            && !namesASymbolTwice(oldRange) && !namesASymbolTwice(newRange)
+        let keepsShared = wasBasic && basic && markShared(old: oldRange, new: newRange)
+        let generation = placeGeneration << 2
         if wasBasic {
             termCount -= oldRange.count
             garbage += oldRange.count
-            for index in oldRange where !keepsShared || !names(newRange, terms[index].symbol) {
+            for index in oldRange where !keepsShared || placeMarks[terms[index].symbol] != generation | 3 {
                 users.remove(symbol, from: terms[index].symbol)
             }
         }
@@ -63,7 +63,7 @@ extension Tableau {
         if basic {
             termCount += Int(count)
             symbols[symbol].rank = newRank
-            for index in newRange where !keepsShared || !names(oldRange, terms[index].symbol) {
+            for index in newRange where !keepsShared || placeMarks[terms[index].symbol] != generation | 3 {
                 users.add(symbol, to: terms[index].symbol)
             }
         }
@@ -71,16 +71,25 @@ extension Tableau {
         updateFeasibility(symbol)
     }
 
-    /// Whether the pool's run `range` names `symbol`.
-    private func names(_ range: Range<Int>, _ symbol: Int) -> Bool {
-        for index in range where terms[index].symbol == symbol { return true }
-        return false
-    }
-
-    /// Whether the pool's run `range` names some symbol more than once.
-    private func namesASymbolTwice(_ range: Range<Int>) -> Bool {
-        for index in range where names(index + 1..<range.upperBound, terms[index].symbol) { return true }
-        return false
+    /// Marks, under a new ``placeGeneration``, the symbols of the pool's runs `old` and `new`
+    /// (`generation << 2 | 3`: in both). False, when a run names a symbol twice (then every
+    /// symbol moves, as the column index holds one entry per term).
+    private mutating func markShared(old: Range<Int>, new: Range<Int>) -> Bool {
+        if placeMarks.count < symbols.count { placeMarks.append(contentsOf: repeatElement(0, count: symbols.count - placeMarks.count)) }
+        placeGeneration &+= 1
+        let generation = placeGeneration << 2
+        for index in old {
+            let symbol = terms[index].symbol
+            if placeMarks[symbol] == generation | 1 { return false }
+            placeMarks[symbol] = generation | 1
+        }
+        for index in new {
+            let symbol = terms[index].symbol
+            let mark = placeMarks[symbol]
+            if mark == generation | 2 || mark == generation | 3 { return false }
+            placeMarks[symbol] = mark == generation | 1 ? generation | 3 : generation | 2
+        }
+        return true
     }
 
     /// Rewrites the pool without its garbage (between calls only: nothing may hold a run).
