@@ -227,8 +227,9 @@ public struct IncrementalPassSolver: Sendable {
             }
         }
         let surelyRepresentable = isSurelyRepresentable(solution.status, valuesAreSmall: lastValuesAreSmall)
+        // Moved, not copied: each copy of a `Solution` goes through the runtime's value witness.
         let result = BackendResult(
-            solution: solution,
+            solution: consume solution,
             statistics: SolveStatistics(iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start))
         // As the one-shot solve: a point beyond Double's range is no answer.
         if surelyRepresentable { return result }
@@ -844,10 +845,9 @@ public struct IncrementalPassSolver: Sendable {
             guard let found = self.conflict(of: first) else { throw .budgetExceeded }
             conflict = found
         }
-        let solution = Solution(
+        return Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous, broken: broken, conflict: conflict)
-        return solution
     }
 
     /// An irreducible conflict of the first broken constraint and the kept ones before it,
