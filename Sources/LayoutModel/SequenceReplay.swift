@@ -507,10 +507,10 @@ public struct SequenceReplay: Sendable {
             }
             namedFrom = firstRemoved
         }
-        let removed = RangeSet(indices, within: numbers)
+        let removed = Self.runs(of: indices)
         if !current.rowScales.isEmpty {
             var scales: [Int: NumericLiteral] = [:]
-            for (i, k) in current.rowScales where !removed.contains(i) {
+            for (i, k) in current.rowScales where !removed.contains(where: { $0.contains(i) }) {
                 scales[i - indices.prefix { $0 < i }.count] = k
             }
             current.rowScales = scales
@@ -519,14 +519,42 @@ public struct SequenceReplay: Sendable {
         Self.remove(removed, from: &numbers)
     }
 
-    /// Removes the elements at `ranges`: a few runs one at a time from the back (each a move
-    /// of what follows it, nothing copied or retained), many runs in one pass.
-    private static func remove<Element>(_ ranges: RangeSet<Int>, from array: inout [Element]) {
-        if ranges.ranges.count <= 16 {
-            for range in ranges.ranges.reversed() { array.removeSubrange(range) }
-        } else {
-            array.removeSubranges(ranges)
+    /// The runs of consecutive offsets in ascending `offsets`. (Not a `RangeSet`: building one
+    /// goes through the runtime's generic metadata, most of a rows-insert-delete step.)
+    private static func runs(of offsets: [Int]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        for offset in offsets {
+            if let last = runs.last, last.upperBound == offset {
+                runs[runs.count - 1] = last.lowerBound..<offset + 1
+            } else {
+                runs.append(offset..<offset + 1)
+            }
         }
+        return runs
+    }
+
+    /// Removes the elements at ascending, disjoint `runs`: a few one at a time from the back
+    /// (each a move of what follows it, nothing copied or retained), many in one pass.
+    private static func remove<Element>(_ runs: [Range<Int>], from array: inout [Element]) {
+        guard let first = runs.first else { return }
+        if runs.count <= 16 {
+            for range in runs.reversed() { array.removeSubrange(range) }
+            return
+        }
+        var write = first.lowerBound
+        var next = 0
+        var read = first.lowerBound
+        while read < array.count {
+            if next < runs.count && runs[next].lowerBound == read {
+                read = runs[next].upperBound
+                next += 1
+                continue
+            }
+            array.swapAt(write, read)
+            write += 1
+            read += 1
+        }
+        array.removeSubrange(write...)
     }
 
     /// Removes items (ascending indices, never the root) that no constraint names any more,
@@ -543,7 +571,7 @@ public struct SequenceReplay: Sendable {
                 newIndex[i] = i - next
             }
         }
-        let removed = RangeSet(indices, within: itemSerials)
+        let removed = Self.runs(of: indices)
         Self.remove(removed, from: &current.items)
         Self.remove(removed, from: &itemSerials)
         for i in firstRemoved..<current.items.count {
