@@ -23,7 +23,7 @@ extension IncrementalBenchCommand {
         if kiwi { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         defer { if kiwi { try? FileManager.default.removeItem(at: directory) } }
         print("per pass (one step each for most families), µs: p50 / p99 / max; from scratch: float CassowaryBackend on sampled passes, mean")
-        print("family              views constraints passes | float incremental p50/p99/max | scratch ms | scratch/p50 | kiwi p50/p99/max | kiwi/float p50 | float row steps p50/p99/max | kiwi/rows p50 | storage first→last | RSS MB first→last")
+        print("family              views constraints passes | float incremental p50/p99/max | scratch ms | scratch/p50 | kiwi p50/p99/max | kiwi/float p50 | float row steps p50/p99/max | kiwi/rows p50 | storage first→last | RSS MB first→last | pivots | p50 first→last tenth")
         for family in families {
             for size in sizeList {
                 guard let generated = generateSequence(family: family, base: baseFamily, size: size, steps: steps, seed: seed) else {
@@ -44,7 +44,7 @@ extension IncrementalBenchCommand {
                     try KiwiBridge.encode(KiwiBridge.SequenceDocument(name: family.name, rowSteps: measurement.rowSteps))
                         .write(to: file, options: .atomic)
                     // The float core on kiwi's own input: the same row steps, values read into an array.
-                    let rows = Percentiles(try SequenceBenchmark.rowStepSeconds(measurement.rowSteps))
+                    let rows = Percentiles(try SequenceBenchmark.rowStepSeconds(measurement.rowSteps).seconds)
                     if let result = try runKiwi(file), let seconds = result.passSeconds, seconds.count > 1 {
                         let k = Percentiles(Array(seconds.dropFirst()))
                         line += " | " + pad(k.text + (result.timedOut ? " (timeout)" : ""), 16)
@@ -65,6 +65,13 @@ extension IncrementalBenchCommand {
                     }
                 }
                 line += String(format: " | %.1f pivots/pass", Double(measurement.pivots) / Double(max(measurement.passSeconds.count, 1)))
+                // Drift: the median pass of the first and of the last tenth of the run.
+                let tenth = measurement.passSeconds.count / 10
+                if tenth > 0 {
+                    let first = Percentiles(Array(measurement.passSeconds.prefix(tenth))).p50
+                    let last = Percentiles(Array(measurement.passSeconds.suffix(tenth))).p50
+                    line += " | p50 first→last tenth \(Percentiles.micro(first))→\(Percentiles.micro(last))"
+                }
                 if measurement.unsatisfiablePasses > 0 { line += "  (\(measurement.unsatisfiablePasses) passes unsatisfiable)" }
                 print(line)
             }

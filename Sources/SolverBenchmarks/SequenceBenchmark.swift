@@ -82,8 +82,11 @@ public enum SequenceBenchmark {
     /// dropped, as kiwi drops it), a removal `removeConstraint`, a constant `setConstant` —
     /// then every variable any step named read into one array (kiwi's `updateVariables`).
     /// Seconds per pass after the first, as kiwi's are taken: the same work on both sides,
-    /// with no step replay, lowering, §5.1 walk or answer beyond the values.
-    public static func rowStepSeconds(_ rowSteps: [[IncrementalPassSolver.RowStep]]) throws(BackendError) -> [Double] {
+    /// with no step replay, lowering, §5.1 walk or answer beyond the values; and the values
+    /// after the last pass, by solver variable.
+    public static func rowStepSeconds(
+        _ rowSteps: [[IncrementalPassSolver.RowStep]]
+    ) throws(BackendError) -> (seconds: [Double], lastValues: [Double]) {
         var variableCount = 0
         var keyCount = 0
         for steps in rowSteps {
@@ -127,8 +130,7 @@ public enum SequenceBenchmark {
             for index in variables.indices { values[index] = solver.value(of: variables[index]) }
             if pass > 0 { seconds.append((ContinuousClock.now - start).inSeconds) }
         }
-        withExtendedLifetime(values) {}
-        return seconds
+        return (seconds, values)
     }
 
     /// Resident set size from /proc/self/statm, nil where there is none.
