@@ -134,7 +134,10 @@ public struct CassowaryBackend: LayoutBackend {
             }
         }
         phases.levels += clock.lap()
-        let values = (0..<linear.variableCount).map { solver.value(of: Variable($0)) }
+        // A plain loop: a closure reading `solver` would copy the whole solver per variable.
+        var values: [Double] = []
+        values.reserveCapacity(linear.variableCount)
+        for variable in 0..<linear.variableCount { values.append(solver.value(of: Variable(variable))) }
         var objective = Array(repeating: 0.0, count: linear.levels.count)
         for row in linear.rows where !row.isRequired && row.level <= objective.count {
             let d = row.value(at: values)
@@ -150,7 +153,7 @@ public struct CassowaryBackend: LayoutBackend {
         let estimate = solver.ambiguityEstimate()
         var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
         for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {
-            for moved in solver.movesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
+            for moved in solver.probeMovesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
             where moved.index >= 0 && moved.index < linear.variableCount {
                 ambiguous.insert(moved.index)
             }
