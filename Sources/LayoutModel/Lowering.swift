@@ -68,7 +68,10 @@ public struct LinearRow<Scalar: LinearScalar>: Sendable, Equatable {
 
     public var isRequired: Bool { level == 0 }
 
-    /// `Σ terms + constant` at a point.
+    /// `Σ terms + constant` at a point. Inlinable, so that other modules get it specialised
+    /// (a backend evaluating every row at its point paid several times the arithmetic for
+    /// the generic call).
+    @inlinable
     public func value(at point: [Scalar]) -> Scalar {
         var sum = constant
         for term in terms { sum = sum + term.coefficient * point[term.variable] }
