@@ -195,6 +195,9 @@ struct SimplexEngine: Sendable {
     }
 
 
+    /// Whether the factorization carries updates since it was last computed.
+    var hasUpdates: Bool { !factorization.etas.isEmpty }
+
     // MARK: Reading the point
 
     /// The value of column `j` at the current basic solution.
