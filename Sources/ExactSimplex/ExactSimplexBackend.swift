@@ -420,11 +420,7 @@ struct ExactSolve {
     /// point such an LP reaches that moves other unknowns shows those ambiguous too.
     mutating func ambiguousUnknowns(_ engine: SimplexEngine) throws(SolveInterruption) -> [Int] {
         // A copy for the column solves (their work vectors); the engine itself is unchanged.
-        // Its updates are factorized away first: a BTRAN reads every eta entry, and after a
-        // level's long step `form` at 10,000 views carried one of 30,000 entries into each
-        // of 10,000 tableau rows (a third of its solve).
         var solver = engine
-        if solver.hasUpdates { try solver.refactorize() }
         let program = engine.program
         var ambiguous = Set<Int>()
         var suspect = Set<Int>()
@@ -493,6 +489,10 @@ struct ExactSolve {
         // The terms of each degenerate row, and the degenerate rows of each column.
         var terms = [[(column: Int, positive: Bool)]](repeating: [], count: program.rowCount)
         var rowsOf = [[Int]](repeating: [], count: movable.count)
+        // The updates are factorized away first when the rows would read them more than a
+        // factorization costs: after a level's long step, `form` at 10,000 views carried an
+        // update of 30,000 entries into each of its 10,000 degenerate rows (a third of its solve).
+        if solver.prefersRefactorization(beforeSolves: degenerate.lazy.filter { $0 }.count) { try solver.refactorize() }
         var indexOf = [Int: Int]()
         var wanted = [Bool](repeating: false, count: program.columnCount)
         for (k, j) in movable.enumerated() {

@@ -195,8 +195,13 @@ struct SimplexEngine: Sendable {
     }
 
 
-    /// Whether the factorization carries updates since it was last computed.
-    var hasUpdates: Bool { !factorization.etas.isEmpty }
+    /// Whether `solves` more sparse solves would read more update entries than a new
+    /// factorization costs. Each solve reads every eta entry, and a factorization costs
+    /// about a hundred times a read per nonzero (it allocates its active rows and the
+    /// transposed factors anew).
+    func prefersRefactorization(beforeSolves solves: Int) -> Bool {
+        factorization.etaNonzeros * solves > 128 * (factorization.baseNonzeros + factorization.size)
+    }
 
     // MARK: Reading the point
 
