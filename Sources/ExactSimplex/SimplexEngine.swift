@@ -386,38 +386,37 @@ struct SimplexEngine: Sendable {
     private func ratioTest(alpha: [SparseEntry], direction: Int, phaseOne: Bool) -> (slot: Int, step: Rational)? {
         var best: (slot: Int, step: Rational)?
         for entry in alpha {
-            let slot = entry.index, a = entry.value
-            let column = basis[slot]
-            let kind = program.kinds[column]
-            if kind == .free { continue }
-            // The basic value changes by `rate` per unit step.
-            let rate = direction > 0 ? -a : a
-            let x = basicValues[slot]
-            var limit: Rational?
-            switch kind {
-            case .free:
-                break
-            case .nonnegative:
-                if x.sign >= 0 {
-                    if rate.sign < 0 { limit = x / -rate }
-                } else if phaseOne && rate.sign > 0 {
-                    limit = -x / rate
-                }
-            case .fixedZero:
-                if x.isZero {
-                    limit = .zero
-                } else if phaseOne && x.sign != rate.sign {
-                    limit = x.magnitude / rate.magnitude
-                }
-            }
-            guard let limit else { continue }
-            if let b = best {
-                if limit < b.step || (limit == b.step && column < basis[b.slot]) { best = (slot, limit) }
-            } else {
-                best = (slot, limit)
-            }
+            guard let limit = blockingStep(slot: entry.index, alpha: entry.value, direction: direction, phaseOne: phaseOne)
+            else { continue }
+            best = Self.earlier(best, (entry.index, limit), basis: basis)
         }
         return best
+    }
+
+    /// The step at which the basic value of `slot` (changing by `∓alpha` per unit step of
+    /// the entering column in `direction`) reaches its bound, or nil when it never blocks.
+    /// In phase one an infeasible value blocks where it reaches its bound.
+    private func blockingStep(slot: Int, alpha a: Rational, direction: Int, phaseOne: Bool) -> Rational? {
+        let rate = direction > 0 ? -a : a
+        let x = basicValues[slot]
+        switch program.kinds[basis[slot]] {
+        case .free:
+            return nil
+        case .nonnegative:
+            if x.sign >= 0 { return rate.sign < 0 ? x / -rate : nil }
+            return phaseOne && rate.sign > 0 ? -x / rate : nil
+        case .fixedZero:
+            if x.isZero { return .zero }
+            return phaseOne && x.sign != rate.sign ? x.magnitude / rate.magnitude : nil
+        }
+    }
+
+    /// The earlier of two blocks: the smaller step, ties to the smaller column (Bland).
+    private static func earlier(
+        _ a: (slot: Int, step: Rational)?, _ b: (slot: Int, step: Rational), basis: [Int]
+    ) -> (slot: Int, step: Rational) {
+        guard let a else { return b }
+        return b.step < a.step || (b.step == a.step && basis[b.slot] < basis[a.slot]) ? b : a
     }
 
     /// The sibling of an optional row's error column (`p` ↔ `n`), or -1 for any other column.
@@ -450,32 +449,16 @@ struct SimplexEngine: Sendable {
         var hard: (slot: Int, step: Rational)?
         var breakpoints: [(slot: Int, step: Rational, rise: Rational)] = []
         for entry in alpha {
-            let slot = entry.index, a = entry.value
+            let slot = entry.index
+            guard let limit = blockingStep(slot: slot, alpha: entry.value, direction: direction, phaseOne: false)
+            else { continue }
             let column = basis[slot]
-            let kind = program.kinds[column]
-            if kind == .free { continue }
-            let rate = direction > 0 ? -a : a
-            let x = basicValues[slot]
-            let limit: Rational
-            switch kind {
-            case .free: continue
-            case .nonnegative:
-                // Phase two starts feasible: every nonnegative basic value is at least zero.
-                guard rate.sign < 0 else { continue }
-                limit = x / -rate
-            case .fixedZero:
-                limit = .zero
-            }
-            let other = kind == .nonnegative ? sibling(of: column) : -1
+            let other = program.kinds[column] == .nonnegative ? sibling(of: column) : -1
             if other >= 0 && other != q && slotOf[other] < 0 && !excluded[other] && program.kinds[other] == .nonnegative {
-                let rise = ((costs[column] ?? .zero) + (costs[other] ?? .zero)) * rate.magnitude
+                let rise = ((costs[column] ?? .zero) + (costs[other] ?? .zero)) * entry.value.magnitude
                 breakpoints.append((slot, limit, rise))
-                continue
-            }
-            if let h = hard {
-                if limit < h.step || (limit == h.step && column < basis[h.slot]) { hard = (slot, limit) }
             } else {
-                hard = (slot, limit)
+                hard = Self.earlier(hard, (slot, limit), basis: basis)
             }
         }
         // Only the breakpoints before the hard block (ties to the smallest column) matter.
