@@ -71,8 +71,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds (0 < S <= 30 days).")
     var time: Seconds?
 
-    @Option(help: "Comma-separated backends under test, or all.")
-    var backend: String = "all"
+    @OptionGroup var selection: BackendSelection
 
     @Option(help: "Comma-separated generator families (default: every family but the 10^4+ view ones).")
     var families: String?
@@ -101,8 +100,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "The shard count N, for JOB_COMPLETION_INDEX (Kubernetes) or Slurm arrays without SLURM_ARRAY_TASK_COUNT.")
     var shards: Int?
 
-    @Option(help: "Worker threads (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
 
     @Flag(inversion: .prefixedNo, help: "Run cases in child worker processes, so traps and hangs become findings.")
     var isolate = true
@@ -130,9 +128,6 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Fail (exit status 1) only for wrong findings in these history states (new, back, open), e.g. new,back; replaces the default failure on any wrong finding.")
     var failOn: String?
 
-    @Flag(help: "No progress on stderr.")
-    var quiet = false
-
     @Flag(inversion: .prefixedNo, help: "Exit with status 1 when the campaign holds wrong findings.")
     var failOnWrong = true
 
@@ -143,7 +138,6 @@ struct FuzzCommand: ParsableCommand {
         if let cases, cases < 0 { throw ValidationError("--cases must not be negative") }
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         if let seeds {
             // The run's repros are .layout files: inside the seeds they would become seeds.
@@ -156,7 +150,7 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
-        let backends = try BackendRegistry.select(backend)
+        let backends = try selection.chosen()
         var familyNames = seeds != nil && families == nil ? [] : try FamilySelection.parse(families).map(\.name)
         let seedFolder = try seeds.map(SeedSelection.load)
         familyNames += seedFolder?.seeds.map(\.name) ?? []
@@ -181,11 +175,11 @@ struct FuzzCommand: ParsableCommand {
         spec.seedsDigest = seedFolder?.digest
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = FuzzRunOptions(
-            spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: jobs,
+            spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: workers.jobs,
             isolation: isolate ? Isolation(executable: executable, caseTimeout: caseTimeout.duration) : nil,
             outDirectory: URL(fileURLWithPath: out), resume: resume)
         stopOnInterrupt()
-        let display = ProgressDisplay(enabled: !quiet, timeLimit: time?.duration)
+        let display = workers.progressDisplay(timeLimit: time?.duration)
         let runner = FuzzRunner(
             options: options, catalog: BackendRegistry.catalog,
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
