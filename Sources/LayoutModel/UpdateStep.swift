@@ -61,15 +61,7 @@ public struct StepSource: Sendable, Hashable, Codable {
 }
 
 /// An item's attribute named by the item's name, as a step writes it.
-public struct NamedAttribute: Sendable, Hashable, Codable {
-    public var item: String
-    public var attribute: Attribute
-
-    public init(item: String, attribute: Attribute) {
-        self.item = item
-        self.attribute = attribute
-    }
-}
+public typealias NamedAttribute = ItemAttribute<String>
 
 /// A view declared between passes: a `view` line, with its parent by name.
 public struct NewView: Sendable, Hashable, Codable {
