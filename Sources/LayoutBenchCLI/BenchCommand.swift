@@ -126,7 +126,7 @@ struct BenchCommand: ParsableCommand {
         let report = try BenchRunner(suite: suite, backends: backends, jobs: workers.jobs).run(
             machine: MachineFacts.current(toolVersion: toolVersion),
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
-            progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
+            progress: display.update)
         display.finish()
         try finish(report, baseline: baselineReport) {
             if let apps {
@@ -154,7 +154,7 @@ struct BenchCommand: ParsableCommand {
             report = try suite.run(
                 backends: backends, jobs: workers.jobs, machine: MachineFacts.current(toolVersion: toolVersion),
                 shouldStop: { interruptRequested.load(ordering: .relaxed) },
-                progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
+                progress: display.update)
         } catch let error as CampaignError {
             display.finish()
             printError("\(error)")

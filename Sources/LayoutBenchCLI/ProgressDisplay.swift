@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import Runner
 import Synchronization
 
@@ -41,6 +42,24 @@ final class ProgressDisplay: Sendable {
         } else {
             printError("[\(count)] \(estimate); \(text)")
         }
+    }
+
+    /// A bench's progress: the row that has just finished on a line of its own (above the
+    /// bar on a terminal, its status coloured unless NO_COLOR is set), then the bar or line.
+    func update(_ progress: BenchProgress) {
+        if enabled, let row = progress.finished {
+            let line = BenchTable.line(row, color: isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+            lastLine.withLock { last in
+                // Over the bar, which the update below then draws again at once.
+                if isTerminal {
+                    FileHandle.standardError.write(Data(("\r" + line.padding(toLength: max(line.count, 100), withPad: " ", startingAt: 0) + "\n").utf8))
+                    last = nil
+                } else {
+                    printError(line)
+                }
+            }
+        }
+        update(completed: progress.completed, total: progress.total, text: progress.current)
     }
 
     func finish() {
