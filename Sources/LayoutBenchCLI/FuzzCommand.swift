@@ -62,8 +62,7 @@ struct FuzzCommand: ParsableCommand {
             regenerates a case (add --steps N for a seed-updates:PATH case). See docs/fuzzing.md.
             """)
 
-    @Option(help: "The campaign seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
     @Option(help: "The campaign's number of cases (indices 0..<C, shared out among shards).")
     var cases: Int?
@@ -163,7 +162,7 @@ struct FuzzCommand: ParsableCommand {
             throw ExitStatus.invalidInput
         }
         var spec = CampaignSpec(
-            seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
+            seed: seeding.seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
             budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
         if let sequences {
             spec.sequenceFamilies = try SequenceFamilySelection.parse(sequences).map(\.name)

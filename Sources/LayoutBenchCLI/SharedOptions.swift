@@ -44,3 +44,9 @@ struct LPTimeLimit: ParsableArguments {
     @Option(help: "Give up on a problem after this many seconds (per backend).")
     var timeLimit = Seconds(600)
 }
+
+/// `--seed`: where the project's seeded generator starts (`fuzz`, `generate`, `vfl-diff`).
+struct SeedOption: ParsableArguments {
+    @Option(help: "The seed (a 64-bit unsigned integer); the same seed gives the same cases on every machine.")
+    var seed: UInt64 = 1
+}
