@@ -183,6 +183,9 @@ struct FuzzCommand: ParsableCommand {
             options: options, catalog: BackendRegistry.catalog,
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
             progress: { p in
+                for finding in p.newFindings {
+                    display.show(finding.isWrong ? Tone.bad.wrap(finding.text, color: display.colored) : finding.text)
+                }
                 let rate = Double(p.completed) / max(p.elapsed.inSeconds, 1e-9)
                 display.update(completed: p.completed, total: p.total,
                                text: "\(p.occurrences) occurrences, \(p.stored) stored, \(String(format: "%.1f", rate)) cases/s")

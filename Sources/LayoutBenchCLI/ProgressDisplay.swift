@@ -44,21 +44,27 @@ final class ProgressDisplay: Sendable {
         }
     }
 
-    /// A bench's progress: the row that has just finished on a line of its own (above the
-    /// bar on a terminal, its status coloured unless NO_COLOR is set), then the bar or line.
-    func update(_ progress: BenchProgress) {
-        if enabled, let row = progress.finished {
-            let line = BenchTable.line(row, color: isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-            lastLine.withLock { last in
-                // Over the bar, which the update below then draws again at once.
-                if isTerminal {
-                    FileHandle.standardError.write(Data(("\r" + line.padding(toLength: max(line.count, 100), withPad: " ", startingAt: 0) + "\n").utf8))
-                    last = nil
-                } else {
-                    printError(line)
-                }
+    /// Whether lines may carry colour: on a terminal, unless NO_COLOR is set.
+    var colored: Bool { isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+
+    /// A result that has just come in (a bench row, a new finding) on a line of its own:
+    /// above the bar on a terminal, which the next update draws again at once.
+    func show(_ line: String) {
+        guard enabled else { return }
+        lastLine.withLock { last in
+            if isTerminal {
+                FileHandle.standardError.write(Data(("\r" + line.padding(toLength: max(line.count, 100), withPad: " ", startingAt: 0) + "\n").utf8))
+                last = nil
+            } else {
+                printError(line)
             }
         }
+    }
+
+    /// A bench's progress: the row that has just finished (``BenchTable/line(_:color:)``),
+    /// then the bar or line.
+    func update(_ progress: BenchProgress) {
+        if let row = progress.finished { show(BenchTable.line(row, color: colored)) }
         update(completed: progress.completed, total: progress.total, text: progress.current)
     }
 
