@@ -35,8 +35,7 @@ struct SolveCommand: ParsableCommand {
     @Flag(help: "Give frames in the root's coordinates instead of the parent's.")
     var global = false
 
-    @Option(help: "runtime (V1–V5) or guide (adds V6).")
-    var rules: ValidationRules = .runtime
+    @OptionGroup var validation: ValidationRulesOption
 
     @Option(help: "Stop after this many iterations (pivots or row operations).")
     var maxIterations: Int?
@@ -59,7 +58,7 @@ struct SolveCommand: ParsableCommand {
             printError("unknown backend '\(backend)'; choose one of: \(BackendRegistry.names)")
             throw ExitStatus.invalidInput
         }
-        let sequence = try InputFile.sequenceOrExit(at: file, rules: rules)
+        let sequence = try InputFile.sequenceOrExit(at: file, rules: validation.rules)
         let passCount = sequence.passCount
         func label(_ pass: Int) -> String { passCount > 1 ? "\(file): pass \(pass + 1)" : file }
         if certificateOut != nil && passCount > 1 {
