@@ -90,27 +90,89 @@ extension CassowarySolver {
     /// so the probe moves only along the lexicographically optimal set: a move shows the
     /// variable is not determined. A move within the tolerances is not one: where values
     /// reach 1e9, an equality whose sides differ by 1 already holds to the solver, and
-    /// sliding along such slack is no freedom of the layout. Each probe works on a copy; the
-    /// solver is unchanged.
+    /// sliding along such slack is no freedom of the layout. The solver is unchanged (the
+    /// probes run on a copy; ``probeMovesOnOptimalSet(_:probeLevel:)`` needs none).
     public func movesOnOptimalSet(_ variable: Variable, probeLevel: Int) -> [Variable] {
-        guard symbol(of: variable) != nil else { return [variable] }
+        var probe = self
+        return probe.probeMovesOnOptimalSet(variable, probeLevel: probeLevel)
+    }
+
+    /// ``movesOnOptimalSet(_:probeLevel:)`` without copying the solver: each probe is added
+    /// inside an attempt and rolled back like a rejected constraint, so it costs what it
+    /// changes, not the size of the tableau (a copy per probe made the probes of a one-shot
+    /// solve most of its time on layouts with many degenerate rows). Afterwards the solver
+    /// holds the same rows, values, reduced costs and pivot count as before; only the
+    /// suggestions' cached FTRAN columns are dropped.
+    public mutating func probeMovesOnOptimalSet(_ variable: Variable, probeLevel: Int) -> [Variable] {
+        guard let own = symbol(of: variable) else { return [variable] }
         let current = value(of: variable)
         let step = max(1, abs(current), tableau.tolerance.valueScale)
         let threshold = max(tableau.tolerance.feasibility, 1e-6 * step)
         for (relation, target) in [(Relation.greaterThanOrEqual, current + step), (.lessThanOrEqual, current - step)] {
-            var probe = self
-            guard (try? probe.addConstraint(LinearConstraint(
-                [.init(variable, 1)], constant: -target, relation: relation, strength: Strength(level: probeLevel)))) != nil
-            else { continue }
-            guard abs(probe.value(of: variable) - current) > threshold else { continue }
+            let constraint = LinearConstraint(
+                [.init(variable, 1)], constant: -target, relation: relation, strength: Strength(level: probeLevel))
+            guard let probed = rolledBackProbe(constraint, reading: own) else { continue }
+            guard abs(probed.value - current) > threshold else { continue }
+            // Only symbols whose row or value the attempt journaled can read differently.
             var moved: [Variable] = []
-            for symbol in 0..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
-                let other = Variable(tableau.symbols[symbol].owner)
-                if abs(probe.value(of: other) - value(of: other)) > threshold { moved.append(other) }
+            for (symbol, value) in probed.changed where abs(value - self.value(ofSymbol: symbol)) > threshold {
+                moved.append(Variable(tableau.symbols[symbol].owner))
             }
             return moved.isEmpty ? [variable] : moved
         }
         return []
+    }
+
+    /// A symbol's value as ``value(of:)`` reads it: its row's value when basic, else 0.
+    private func value(ofSymbol symbol: Int) -> Double {
+        tableau.symbols[symbol].isBasic ? tableau.symbols[symbol].value : 0
+    }
+
+    /// Adds `constraint` as ``addConstraint(_:)`` would, reads `symbol`'s value and every
+    /// external symbol the attempt touched (journaled row or value, each once, with its value
+    /// then), and rolls everything back; nil when the addition fails.
+    private mutating func rolledBackProbe(
+        _ constraint: LinearConstraint, reading symbol: Int
+    ) -> (value: Double, changed: [(symbol: Int, value: Double)])? {
+        // What the journal does not restore: a copy's budget meter and counters were its own.
+        let savedMeter = meter
+        let savedPivots = tableau.pivots
+        let savedSmallPivot = tableau.sawSmallPivot
+        defer {
+            meter = savedMeter
+            tableau.pivots = savedPivots
+            tableau.sawSmallPivot = savedSmallPivot
+        }
+        beginCall()
+        let checkpoint = tableau.beginAttempt()
+        let recordTermCount = recordTerms.count
+        let succeeded = (try? insert(constraint, owner: freeRecords.last ?? records.count)) != nil
+        var read: (value: Double, changed: [(symbol: Int, value: Double)])?
+        if succeeded {
+            var changed: [(symbol: Int, value: Double)] = []
+            var seen = Set<Int>()
+            for entry in tableau.journal[..<tableau.journalLength] {
+                let touched: Int
+                switch entry {
+                case .row(let symbol, _, _, _, _, _): touched = symbol
+                case .value(let symbol, _): touched = symbol
+                case .reducedCost, .spilledReducedCost, .reducedCostEntry: continue
+                }
+                if tableau.symbols[touched].kind == .external && seen.insert(touched).inserted {
+                    changed.append((touched, value(ofSymbol: touched)))
+                }
+            }
+            read = (value(ofSymbol: symbol), changed)
+        }
+        recordTerms.removeSubrange(recordTermCount...)
+        for new in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[new].kind == .external {
+            forget(Variable(tableau.symbols[new].owner))
+        }
+        for (reused, _) in tableau.reusedSymbols where tableau.symbols[reused].kind == .external {
+            forget(Variable(tableau.symbols[reused].owner))
+        }
+        tableau.rollBack(to: checkpoint)
+        return read
     }
 
     /// Whether the solver has ever seen `variable` in a constraint it holds or held.

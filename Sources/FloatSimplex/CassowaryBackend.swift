@@ -125,7 +125,8 @@ public struct CassowaryBackend: LayoutBackend {
             }
         }
         phases.solve += clock.lap()
-        for row in linear.rows where !row.isRequired {
+        let strongestFirst = linear.levels.count > Self.strongestFirstLevelCount
+        for row in strongestFirst ? Self.optionalRowsStrongestFirst(linear) : linear.rows where !row.isRequired {
             do {
                 try solver.addConstraint(constraint(row))
             } catch {
@@ -134,7 +135,10 @@ public struct CassowaryBackend: LayoutBackend {
             }
         }
         phases.levels += clock.lap()
-        let values = (0..<linear.variableCount).map { solver.value(of: Variable($0)) }
+        // A plain loop: a closure reading `solver` would copy the whole solver per variable.
+        var values: [Double] = []
+        values.reserveCapacity(linear.variableCount)
+        for variable in 0..<linear.variableCount { values.append(solver.value(of: Variable(variable))) }
         var objective = Array(repeating: 0.0, count: linear.levels.count)
         for row in linear.rows where !row.isRequired && row.level <= objective.count {
             let d = row.value(at: values)
@@ -150,7 +154,7 @@ public struct CassowaryBackend: LayoutBackend {
         let estimate = solver.ambiguityEstimate()
         var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
         for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {
-            for moved in solver.movesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
+            for moved in solver.probeMovesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
             where moved.index >= 0 && moved.index < linear.variableCount {
                 ambiguous.insert(moved.index)
             }
@@ -187,7 +191,7 @@ public struct CassowaryBackend: LayoutBackend {
             // Rounding hid a member from the explanation: start from everything kept.
             members = (kept + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
         }
-        if members.count <= conflictFilterLimit {
+        if members.count <= conflictFilterLimit && !Self.isIrreducibleEqualityConflict(members, failing: failing) {
             var index = 0
             while index < members.count {
                 if members[index].constraintIndex == failing.constraintIndex {
@@ -201,6 +205,71 @@ public struct CassowaryBackend: LayoutBackend {
             }
         }
         return members.map(\.constraintIndex)
+    }
+
+    /// Whether an infeasible set of required equalities is irreducible without a trial per
+    /// member: deletion filtering costs one solve per member, quadratic on a chain of
+    /// hundreds (`conflict-late`).
+    ///
+    /// When every member but `failing` names a variable that no earlier member names (in
+    /// file order), those rows are linearly independent, so the set's rows have exactly one
+    /// combination `y` that cancels every variable (up to scale; the set is infeasible, so
+    /// one exists). Dropping a member `j` leaves a feasible set exactly when `y_j ≠ 0` (a set
+    /// of independent equalities always holds), so the set is irreducible when every `y_j` is
+    /// nonzero. `y` is found by back-substitution, each member's weight cancelling the
+    /// variable it was first to name; the set counts as irreducible only when every weight is
+    /// clearly nonzero and the combination clearly cancels every variable and not its
+    /// constant. Anything else (an inequality, no such order, a weight near zero) answers
+    /// false and the deletion filter decides.
+    static func isIrreducibleEqualityConflict(_ members: [LinearRow<Double>], failing: LinearRow<Double>) -> Bool {
+        guard members.count > 1, members.allSatisfy({ $0.relation == .equal }) else { return false }
+        let others = members.filter { $0.constraintIndex != failing.constraintIndex }
+        guard others.count == members.count - 1 else { return false }
+        // Each row's first-named variable (the one whose coefficient is largest among those
+        // no earlier row names), as a place in its terms.
+        var named = Set<Int>()
+        var pivots: [Int] = []
+        pivots.reserveCapacity(others.count)
+        for row in others {
+            var pivot = -1
+            for (place, term) in row.terms.enumerated() where !named.contains(term.variable) {
+                if pivot < 0 || abs(term.coefficient) > abs(row.terms[pivot].coefficient) { pivot = place }
+            }
+            guard pivot >= 0 else { return false }
+            pivots.append(pivot)
+            for term in row.terms { named.insert(term.variable) }
+        }
+        // Σ y_r · row_r per variable, with the largest magnitude summed into each (the scale
+        // its cancellation is judged against); y_failing = 1.
+        var sums: [Int: (sum: Double, scale: Double)] = [:]
+        func accumulate(_ row: LinearRow<Double>, times weight: Double) {
+            for term in row.terms {
+                let product = weight * term.coefficient
+                let old = sums[term.variable] ?? (0, 0)
+                sums[term.variable] = (old.sum + product, max(old.scale, abs(product)))
+            }
+        }
+        accumulate(failing, times: 1)
+        var constant = failing.constant
+        var constantScale = abs(failing.constant)
+        var weights = Array(repeating: 0.0, count: others.count)
+        for index in others.indices.reversed() {
+            let row = others[index]
+            let pivot = row.terms[pivots[index]]
+            let (sum, scale) = sums[pivot.variable] ?? (0, 0)
+            let weight = -sum / pivot.coefficient
+            // A weight within rounding of zero: the member may not be needed.
+            guard weight.isFinite, abs(sum) > 1e-9 * scale else { return false }
+            weights[index] = weight
+            accumulate(row, times: weight)
+            constant += weight * row.constant
+            constantScale = max(constantScale, abs(weight * row.constant))
+        }
+        let largest = max(1, weights.lazy.map(abs).max() ?? 1)
+        guard weights.allSatisfy({ abs($0) > 1e-9 * largest }) else { return false }
+        // Every variable cancels, and the constants do not: a proof of infeasibility.
+        for (_, entry) in sums where abs(entry.sum) > 1e-9 * entry.scale { return false }
+        return abs(constant) > 1e-9 * constantScale
     }
 
     /// One budget spread over a sequence of fresh solves: each gets what the earlier ones left.
@@ -234,6 +303,31 @@ public struct CassowaryBackend: LayoutBackend {
             }
             return true
         }
+    }
+
+    /// Above this many levels the optional rows are added strongest level first
+    /// (``optionalRowsStrongestFirst(_:)``), at or below it in file order.
+    ///
+    /// Reduced costs are vectors over the levels. In file order, a row stronger than the rows
+    /// held moves what they fixed: a pivot, whose entering cost is as long as the levels it
+    /// passes (one view with 3,000 priorities ascending in the file: 3,000 pivots, each
+    /// carrying a reduced cost of up to 3,000 levels, and a backward cone as long). Strongest
+    /// first, a row weaker than every level held is absorbed by its own error with no pivot
+    /// (0 pivots there). With a few levels the vectors are short and file order costs
+    /// little; strongest first would spare pivots there too (`form` at 1,000 views: 3,012 →
+    /// 2,001) but ends on a degenerate vertex where the ambiguity estimate leaves variables
+    /// undecided, and their probes (a copy of the solver each) cost three times the solve.
+    static let strongestFirstLevelCount = 32
+
+    /// The optional rows, strongest level first and in file order within a level. The optimum
+    /// does not depend on the order; the work does (``strongestFirstLevelCount``).
+    static func optionalRowsStrongestFirst(_ linear: LinearSystem<Double>) -> [LinearRow<Double>] {
+        var byLevel = Array(repeating: [LinearRow<Double>](), count: linear.levels.count + 1)
+        var beyond: [LinearRow<Double>] = []
+        for row in linear.rows where !row.isRequired {
+            if row.level < byLevel.count { byLevel[row.level].append(row) } else { beyond.append(row) }
+        }
+        return byLevel.joined() + beyond
     }
 
     #if LAYOUTBENCH_FAULTS

@@ -77,7 +77,7 @@ extension CassowarySolver {
         }
     }
 
-    private mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
+    mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
         tableau.tolerance.include(value: constraint.constant)
         // The constraint's row goes straight into the record pool: `start...` is its run.
         if recordTerms.isEmpty { recordTerms.reserveCapacity(40) }

@@ -68,7 +68,10 @@ public struct LinearRow<Scalar: LinearScalar>: Sendable, Equatable {
 
     public var isRequired: Bool { level == 0 }
 
-    /// `Σ terms + constant` at a point.
+    /// `Σ terms + constant` at a point. Inlinable, so that other modules get it specialised
+    /// (a backend evaluating every row at its point paid several times the arithmetic for
+    /// the generic call).
+    @inlinable
     public func value(at point: [Scalar]) -> Scalar {
         var sum = constant
         for term in terms { sum = sum + term.coefficient * point[term.variable] }
@@ -115,7 +118,16 @@ extension ConstraintSystem {
 
     /// The distinct optional priorities that occur, highest first.
     public var optionalLevels: [Priority] {
-        Array(Set(constraints.lazy.map(\.priority).filter { !$0.isRequired })).sorted(by: >)
+        var distinct = Set<Priority>()
+        var previous: Priority?
+        for constraint in constraints {
+            // Runs of one priority are common (a row's pins, a family's hugging): hash once per run.
+            let priority = constraint.priority
+            if priority == previous { continue }
+            previous = priority
+            if !priority.isRequired { distinct.insert(priority) }
+        }
+        return distinct.sorted(by: >)
     }
 
     /// The display name of a variable, `ITEM.x` etc.
@@ -237,53 +249,35 @@ extension ConstraintSystem {
         let first = terms.count
         var constant = Scalar.zero
         // Plain calls with the accumulators passed in: nested functions capturing them would
-        // box them on the heap, once per side of every constraint.
-        switch ref.attribute {
-        case .width: edge(.w, of: owner, one, &terms, &constant)
-        case .height: edge(.h, of: owner, one, &terms, &constant)
-        case .left: edge(.x, of: owner, one, &terms, &constant)
-        case .right:
-            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, one, &terms, &constant)
-        case .centerX:
-            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, one / Scalar(integer: 2), &terms, &constant)
-        case .leading:
-            edge(.x, of: owner, one, &terms, &constant)
-            if rtl { edge(.w, of: owner, one, &terms, &constant) }
-        case .trailing:
-            edge(.x, of: owner, one, &terms, &constant)
-            if !rtl { edge(.w, of: owner, one, &terms, &constant) }
-        case .leftMargin:
-            edge(.x, of: owner, one, &terms, &constant)
-            constant = constant + Scalar(literal: items[owner].margins.left)
-        case .rightMargin:
-            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, one, &terms, &constant)
-            constant = constant - Scalar(literal: items[owner].margins.right)
-        case .leadingMargin:
-            edge(.x, of: owner, one, &terms, &constant)
-            if rtl {
-                edge(.w, of: owner, one, &terms, &constant)
-                constant = constant - Scalar(literal: items[owner].margins.right)
-            } else {
-                constant = constant + Scalar(literal: items[owner].margins.left)
+        // box them on the heap, once per side of every constraint. Both axes share one
+        // shape per place (the vertical one's components and margins in place of the
+        // horizontal one's), so the same operations run in the same order on either.
+        let horizontal = ref.attribute.axis == .horizontal
+        let position: FrameComponent = horizontal ? .x : .y
+        let size: FrameComponent = horizontal ? .w : .h
+        let (place, withinMargins) = EdgePlace.of(ref.attribute, rightToLeft: rtl)
+        switch place {
+        case .size: edge(size, of: owner, one, &terms, &constant)
+        case .near:
+            edge(position, of: owner, one, &terms, &constant)
+            if withinMargins {
+                let margins = items[owner].margins
+                constant = constant + Scalar(literal: horizontal ? margins.left : margins.top)
             }
-        case .trailingMargin:
-            edge(.x, of: owner, one, &terms, &constant)
-            if rtl {
-                constant = constant + Scalar(literal: items[owner].margins.left)
-            } else {
-                edge(.w, of: owner, one, &terms, &constant)
-                constant = constant - Scalar(literal: items[owner].margins.right)
+        case .far:
+            edge(position, of: owner, one, &terms, &constant); edge(size, of: owner, one, &terms, &constant)
+            if withinMargins {
+                let margins = items[owner].margins
+                constant = constant - Scalar(literal: horizontal ? margins.right : margins.bottom)
             }
-        case .centerXWithinMargins:
+        case .center:
             let half = one / Scalar(integer: 2)
-            edge(.x, of: owner, one, &terms, &constant); edge(.w, of: owner, half, &terms, &constant)
-            let margins = items[owner].margins
-            constant = constant + (Scalar(literal: margins.left) - Scalar(literal: margins.right)) * half
-        case .top: edge(.y, of: owner, one, &terms, &constant)
-        case .bottom:
-            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one, &terms, &constant)
-        case .centerY:
-            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one / Scalar(integer: 2), &terms, &constant)
+            edge(position, of: owner, one, &terms, &constant); edge(size, of: owner, half, &terms, &constant)
+            if withinMargins {
+                let margins = items[owner].margins
+                let (near, far) = horizontal ? (margins.left, margins.right) : (margins.top, margins.bottom)
+                constant = constant + (Scalar(literal: near) - Scalar(literal: far)) * half
+            }
         case .firstBaseline:
             edge(.y, of: owner, one, &terms, &constant)
             if let b = items[owner].baselines {
@@ -294,17 +288,6 @@ extension ConstraintSystem {
         case .lastBaseline:
             edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one, &terms, &constant)
             if let b = items[owner].baselines { constant = constant - Scalar(literal: b.last) }
-        case .topMargin:
-            edge(.y, of: owner, one, &terms, &constant)
-            constant = constant + Scalar(literal: items[owner].margins.top)
-        case .bottomMargin:
-            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, one, &terms, &constant)
-            constant = constant - Scalar(literal: items[owner].margins.bottom)
-        case .centerYWithinMargins:
-            let half = one / Scalar(integer: 2)
-            edge(.y, of: owner, one, &terms, &constant); edge(.h, of: owner, half, &terms, &constant)
-            let margins = items[owner].margins
-            constant = constant + (Scalar(literal: margins.top) - Scalar(literal: margins.bottom)) * half
         }
         if !ref.attribute.isSize {
             // UIKit evaluates in the nearest common ancestor's coordinate space.
@@ -353,5 +336,31 @@ extension ConstraintSystem {
             return Scalar(literal: (items[0].frame ?? [.zero, .zero, .zero, .zero])[component.rawValue])
         }
         return values[Unknown(item: item, component: component).variable]
+    }
+}
+
+/// Where along its axis an attribute lies once the layout direction has turned leading and
+/// trailing into near (left, top) or far (right, bottom), and whether it is measured within
+/// the margins: what lowering writes for it, the same shape on both axes.
+private enum EdgePlace {
+    case size, near, far, center, firstBaseline, lastBaseline
+
+    @inline(__always)
+    static func of(_ attribute: Attribute, rightToLeft rtl: Bool) -> (place: EdgePlace, withinMargins: Bool) {
+        switch attribute {
+        case .width, .height: return (.size, false)
+        case .left, .top: return (.near, false)
+        case .right, .bottom: return (.far, false)
+        case .leading: return (rtl ? .far : .near, false)
+        case .trailing: return (rtl ? .near : .far, false)
+        case .centerX, .centerY: return (.center, false)
+        case .leftMargin, .topMargin: return (.near, true)
+        case .rightMargin, .bottomMargin: return (.far, true)
+        case .leadingMargin: return (rtl ? .far : .near, true)
+        case .trailingMargin: return (rtl ? .near : .far, true)
+        case .centerXWithinMargins, .centerYWithinMargins: return (.center, true)
+        case .firstBaseline: return (.firstBaseline, false)
+        case .lastBaseline: return (.lastBaseline, false)
+        }
     }
 }

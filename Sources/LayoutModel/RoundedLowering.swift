@@ -29,11 +29,22 @@ extension ConstraintSystem {
         fractions.reserveCapacity(16)
         checked.reserveCapacity(16)
         let ancestry = ItemAncestry(self)
-        for index in constraints.indices {
-            let priority = constraints[index].priority
-            let level = priority.value.isThousand ? 0 : levelOf[priority] ?? 0
-            rows.append(roundedOnceRow(index, level: level, ancestry: ancestry, checked: &checked, fractions: &fractions)
-                ?? exactRow(constraints[index], index, level))
+        // Read in place: a constraint copied out of the array costs a retain and a release of
+        // each of its literals, per row.
+        constraints.withUnsafeBufferPointer { constraints in
+            var previous: (priority: Priority, level: Int)?
+            for index in constraints.indices {
+                let priority = constraints[index].priority
+                let level: Int
+                if let previous, previous.priority == priority {
+                    level = previous.level
+                } else {
+                    level = priority.value.isThousand ? 0 : levelOf[priority] ?? 0
+                    previous = (priority, level)
+                }
+                rows.append(roundedOnceRow(constraints[index], index, level: level, ancestry: ancestry, checked: &checked, fractions: &fractions)
+                    ?? exactRow(constraints[index], index, level))
+            }
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
     }
@@ -45,17 +56,17 @@ extension ConstraintSystem {
     public func loweredRoundingOnce(_ index: Int, level: Int) -> LinearRow<Double>? {
         var checked: [LinearTerm<CheckedDouble>] = []
         var fractions: [LinearTerm<SmallFraction>] = []
-        return roundedOnceRow(index, level: level, ancestry: nil, checked: &checked, fractions: &fractions)
+        return roundedOnceRow(constraints[index], index, level: level, ancestry: nil, checked: &checked, fractions: &fractions)
     }
 
     /// One row of ``loweredRoundingOnce(exactRow:)``: in checked `Double`, else in small
     /// fractions; nil when neither keeps every number rounded once.
     private func roundedOnceRow(
-        _ index: Int, level: Int, ancestry: ItemAncestry?,
+        _ constraint: Constraint, _ index: Int, level: Int, ancestry: ItemAncestry?,
         checked: inout [LinearTerm<CheckedDouble>], fractions: inout [LinearTerm<SmallFraction>]
     ) -> LinearRow<Double>? {
-        let relation = constraints[index].relation
-        let constant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &checked)
+        let relation = constraint.relation
+        let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &checked)
         if constant.isRoundedOnce && checked.allSatisfy({ $0.coefficient.isRoundedOnce }) {
             return LinearRow(
                 terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
@@ -64,7 +75,7 @@ extension ConstraintSystem {
                 relation: relation, level: level, constraintIndex: index)
         }
         // Several roundings (0.1 + 8, 1 − 0.3): exact in small fractions, rounded once at the end.
-        let fractionConstant = lowerTerms(constraints[index], index: index, ancestry: ancestry, into: &fractions)
+        let fractionConstant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &fractions)
         if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
             return LinearRow(
                 terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
