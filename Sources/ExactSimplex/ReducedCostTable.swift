@@ -17,14 +17,37 @@ import ExactArithmetic
 /// change; an entry whose column has moved on since is dropped when it reaches the top.
 struct ReducedCostTable: Sendable {
     /// `c_j − yᵀA_j` per column; meaningful on the nonbasic columns not fixed.
-    private(set) var values: [Rational]
+    private(set) var values: [Rational] = []
     private var heap: [(magnitude: Rational, column: Int)] = []
+    /// The columns whose value may be nonzero: what ``reprice(columnCount:priced:)`` clears.
+    private var written: [Int] = []
+
+    /// An empty table, to be filled by ``reprice(columnCount:priced:)``.
+    init() {}
 
     /// The table of `priced` (the nonzero reduced costs, by column) over `columnCount` columns.
     init(columnCount: Int, priced: [SparseEntry]) {
-        values = [Rational](repeating: .zero, count: columnCount)
+        reprice(columnCount: columnCount, priced: priced)
+    }
+
+    /// Starts over with `priced` over `columnCount` columns, clearing only the columns
+    /// written since the last start: a lexicographic solve prices one LP per level, and
+    /// a dense table per level made 10,000 levels on one view quadratic (the engine keeps
+    /// one table across its levels for this).
+    ///
+    /// - Complexity: O(columns written since the last start + `priced.count`), amortised.
+    mutating func reprice(columnCount: Int, priced: [SparseEntry]) {
+        for column in written where column < values.count { values[column] = .zero }
+        written.removeAll(keepingCapacity: true)
+        heap.removeAll(keepingCapacity: true)
+        if values.count > columnCount {
+            values.removeSubrange(columnCount...)
+        } else if values.count < columnCount {
+            values.append(contentsOf: repeatElement(.zero, count: columnCount - values.count))
+        }
         for entry in priced {
             values[entry.index] = entry.value
+            written.append(entry.index)
             push(entry.index)
         }
     }
@@ -33,6 +56,7 @@ struct ReducedCostTable: Sendable {
 
     /// `d_j −= a × b`, remembered for the choice.
     mutating func subtractProduct(_ column: Int, _ a: Rational, _ b: Rational) {
+        if values[column].isZero { written.append(column) }
         values[column].addProduct(-a, b)
         push(column)
     }

@@ -47,6 +47,8 @@ struct SimplexEngine: Sendable {
     /// Columns held at zero for good: the lexicographic phase fixes every nonbasic column
     /// whose reduced cost at a level's optimum is positive (see ``fixPositiveReducedCosts``).
     private(set) var excluded: [Bool]
+    /// The reduced-cost table ``minimize(costs:meter:)`` reuses from level to level.
+    private var priceTable = ReducedCostTable()
     private(set) var pivots = 0
     private(set) var refactorizations = 0
     private(set) var bitWidths = BitWidths()
@@ -288,8 +290,11 @@ struct SimplexEngine: Sendable {
     /// (``ReducedCostTable``); the choices are those of pricing every column anew.
     mutating func minimize(costs: [Int: Rational], meter: inout BudgetMeter) throws(SolveInterruption) -> OptimizationOutcome {
         var degenerateRun = 0
-        var prices = ReducedCostTable(
-            columnCount: program.columnCount, priced: reducedCosts(duals: duals(costs: costs), costs: costs))
+        // Taken out of `self` so that it is uniquely referenced while it is updated.
+        var prices = ReducedCostTable()
+        swap(&prices, &priceTable)
+        defer { swap(&prices, &priceTable) }
+        prices.reprice(columnCount: program.columnCount, priced: reducedCosts(duals: duals(costs: costs), costs: costs))
         while true {
             let bland = degenerateRun >= blandThreshold
             guard let (q, direction, reducedCost) = bland ? blandEntering(prices) : prices.largest(direction: movableDirection)
