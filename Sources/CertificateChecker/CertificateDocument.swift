@@ -1,13 +1,18 @@
 import LayoutModel
 
 /// The checker's own reading of the exact backend's certificate format
-/// (`layoutbench-exact-certificate/1`, described in `docs/exact-backend.md`).
+/// (`layoutbench-exact-certificate/2`, and version 1 before it; described in
+/// `docs/exact-backend.md`).
 ///
 /// This module deliberately shares no code with the simplex: it declares its own types for
 /// the format and re-derives every linear program from the ``LayoutModel/ConstraintSystem``.
 public struct CertificateDocument: Sendable, Hashable, Codable {
-    /// The only format this checker reads.
-    public static let supportedFormat = "layoutbench-exact-certificate/1"
+    /// The format the exact backend writes now.
+    public static let supportedFormat = "layoutbench-exact-certificate/2"
+    /// Version 1: each level's `ν` listed densely (`levelMultipliers`, `k − 1` of them).
+    public static let denseLevelsFormat = "layoutbench-exact-certificate/1"
+    /// Every format this checker reads.
+    public static let supportedFormats: Set<String> = [supportedFormat, denseLevelsFormat]
 
     public var format: String
     public var status: SolveStatus
@@ -47,6 +52,15 @@ public struct CertificateDocument: Sendable, Hashable, Codable {
         public var level: Int
         public var objective: String
         public var multipliers: [Multiplier]
-        public var levelMultipliers: [String]
+        /// Version 1: `ν_1 … ν_{level−1}`.
+        public var levelMultipliers: [String]?
+        /// Version 2: the nonzero `ν_i`, levels ascending and below `level`.
+        public var nonzeroLevelMultipliers: [LevelMultiplier]?
+    }
+
+    /// `ν_level` of a version-2 level certificate.
+    public struct LevelMultiplier: Sendable, Hashable, Codable {
+        public var level: Int
+        public var value: String
     }
 }

@@ -39,10 +39,32 @@ public enum CertificateVerifier {
         let document: CertificateDocument
         do {
             document = try JSONDecoder().decode(CertificateDocument.self, from: certificate)
+        } catch let error as DecodingError {
+            return .rejected(["the certificate is not readable: \(describe(error))"])
         } catch {
-            return .rejected(["the certificate is not readable: \(error)"])
+            return .rejected(["the certificate is not readable: \(error.localizedDescription)"])
         }
         return verify(document, system: system, solution: solution)
+    }
+
+    /// A decoding error as the place in the document (`levels[3].objective`) and what is
+    /// wrong there, instead of the error's raw dump.
+    static func describe(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            var text = ""
+            for key in path {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "the top level" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(place(context.codingPath)): missing \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(place(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
     }
 
     /// Checks a decoded certificate against `system` and `solution`.
@@ -59,6 +81,10 @@ private struct Check {
     let solution: Solution
     let rows: [LinearRow<Rational>]
     let levelCount: Int
+    /// The optional rows of each level (index 0 unused).
+    let rowsByLevel: [[Int]]
+    /// Whether the document lists each level's `ν` sparsely (version 2).
+    var sparseLevelMultipliers = true
     var problems: [String] = []
 
     init(system: ConstraintSystem, solution: Solution) {
@@ -67,6 +93,9 @@ private struct Check {
         let lowered = system.lowered(as: Rational.self)
         rows = lowered.rows
         levelCount = lowered.levels.count
+        var byLevel = [[Int]](repeating: [], count: levelCount + 1)
+        for (r, row) in rows.enumerated() where row.level > 0 && row.level <= levelCount { byLevel[row.level].append(r) }
+        rowsByLevel = byLevel
     }
 
     mutating func fail(_ message: String) {
@@ -74,9 +103,10 @@ private struct Check {
     }
 
     mutating func run(_ document: CertificateDocument) {
-        guard document.format == CertificateDocument.supportedFormat else {
+        guard CertificateDocument.supportedFormats.contains(document.format) else {
             return fail("unknown certificate format \(document.format)")
         }
+        sparseLevelMultipliers = document.format != CertificateDocument.denseLevelsFormat
         guard document.status == solution.status else {
             return fail("the certificate is for status \(document.status.rawValue), the solution has \(solution.status.rawValue)")
         }
@@ -211,10 +241,7 @@ private struct Check {
         let k = certificate.level
         let what = "level \(k)"
         guard let multipliers = multiplierMap(certificate.multipliers, what: what) else { return }
-        guard let nu = rationals(certificate.levelMultipliers, what: "\(what) level multipliers"), nu.count == k - 1 else {
-            return fail("\(what): expected \(k - 1) level multipliers")
-        }
-        if nu.contains(where: { $0.sign < 0 }) { fail("\(what): a negative level multiplier") }
+        guard let nu = levelMultipliers(certificate) else { return }
         var combination: [Int: Rational] = [:]
         var bound = Rational.zero
         for (r, value) in multipliers {
@@ -228,9 +255,15 @@ private struct Check {
         if combination.values.contains(where: { !$0.isZero }) {
             fail("\(what): the multipliers do not cancel every unknown")
         }
-        // The coefficients of p_r and n_r in the Lagrangian must be nonnegative.
-        for (r, row) in rows.enumerated() where row.level > 0 {
-            let weight: Rational = row.level == k ? .one : (row.level < k ? nu[row.level - 1] : .zero)
+        // The coefficients of p_r and n_r in the Lagrangian must be nonnegative. A row of
+        // weight 0 without a multiplier has 0 there: only rows of level k, of a level with a
+        // nonzero ν, or with a multiplier can fail (so thousands of levels stay linear).
+        var weighed = rowsByLevel[k]
+        for i in nu.keys { weighed += rowsByLevel[i] }
+        for r in multipliers.keys where rows[r].level > 0 && rows[r].level != k && nu[rows[r].level] == nil { weighed.append(r) }
+        for r in weighed.sorted() {
+            let row = rows[r]
+            let weight: Rational = row.level == k ? .one : (row.level < k ? nu[row.level] ?? .zero : .zero)
             let (wPositive, wNegative): (Rational, Rational)
             switch row.relation {
             case .equal: (wPositive, wNegative) = (weight, weight)
@@ -242,8 +275,53 @@ private struct Check {
                 fail("\(what): the multiplier on \(name(r)) is not dual feasible")
             }
         }
-        for i in 0..<(k - 1) { bound.addProduct(-nu[i], optima[i]) }
+        for (i, value) in nu { bound.addProduct(-value, optima[i - 1]) }
         if bound != optima[k - 1] { fail("\(what): the dual bound \(bound) is not the optimum \(optima[k - 1])") }
+    }
+
+    /// A level certificate's `ν_i ≥ 0` by level `i < k`, nonzero ones only, from either
+    /// form; nil (with the problem recorded, naming the entry) when malformed.
+    mutating func levelMultipliers(_ certificate: CertificateDocument.Level) -> [Int: Rational]? {
+        let k = certificate.level
+        let what = "level \(k)"
+        var nu: [Int: Rational] = [:]
+        if sparseLevelMultipliers {
+            guard let entries = certificate.nonzeroLevelMultipliers, certificate.levelMultipliers == nil else {
+                fail("\(what): expected nonzeroLevelMultipliers (format 2) and no levelMultipliers")
+                return nil
+            }
+            var previous = 0
+            for (index, entry) in entries.enumerated() {
+                let place = "\(what): nonzeroLevelMultipliers[\(index)]"
+                guard entry.level > previous, entry.level < k else {
+                    fail("\(place): level \(entry.level) is not above \(previous) and below \(k)")
+                    return nil
+                }
+                guard let value = Rational(entry.value) else {
+                    fail("\(place): \"\(entry.value)\" is not a rational")
+                    return nil
+                }
+                guard value.sign >= 0 else {
+                    fail("\(place): the level multiplier \(value) on level \(entry.level) is negative")
+                    return nil
+                }
+                previous = entry.level
+                if !value.isZero { nu[entry.level] = value }
+            }
+        } else {
+            guard certificate.nonzeroLevelMultipliers == nil, let dense = certificate.levelMultipliers,
+                let values = rationals(dense, what: "\(what) level multipliers"), values.count == k - 1
+            else {
+                fail("\(what): expected \(k - 1) level multipliers")
+                return nil
+            }
+            if values.contains(where: { $0.sign < 0 }) {
+                fail("\(what): a negative level multiplier")
+                return nil
+            }
+            for (index, value) in values.enumerated() where !value.isZero { nu[index + 1] = value }
+        }
+        return nu
     }
 
     // MARK: Rows

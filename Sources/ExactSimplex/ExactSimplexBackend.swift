@@ -440,15 +440,10 @@ struct ExactSolve {
         #else
         let movable = engine.movableNonbasicColumns
         #endif
-        var alphas: [[SparseEntry]] = []
-        alphas.reserveCapacity(movable.count)
-        for j in movable {
+        let zero = try columnsZeroOnFace(engine, movable: movable, solver: &solver)
+        for j in movable where !zero[j] {
             try checkClock()
-            alphas.append(solver.column(j))
-        }
-        let zero = columnsZeroOnFace(engine, movable: movable, alphas: alphas)
-        for (k, j) in movable.enumerated() where !zero[j] {
-            let alpha = alphas[k]
+            let alpha = solver.column(j)
             var reached: [Int] = j < program.unknownCount ? [j] : []
             for entry in alpha where engine.basis[entry.index] < program.unknownCount {
                 reached.append(engine.basis[entry.index])
@@ -464,8 +459,8 @@ struct ExactSolve {
         return ambiguous.sorted()
     }
 
-    /// Marks the columns of `movable` (nonbasic, with `alphas[k] = B⁻¹A_{movable[k]}`) that
-    /// are zero at every point of the face, by propagation over the degenerate rows.
+    /// Marks the columns of `movable` (nonbasic) that are zero at every point of the face,
+    /// by propagation over the degenerate rows.
     ///
     /// A basic variable `x_b` at zero reads `x_b = −Σ_J α_bj x_j` on the face. When
     /// `x_b ≥ 0` and every column still in that sum is nonnegative with `α_bj > 0`, the sum
@@ -473,7 +468,14 @@ struct ExactSolve {
     /// artificial (`x_b = 0`) the same holds when the `α_bj` share a sign. Dropping them
     /// can leave other rows one-signed, so this runs to a fixpoint over a worklist. Every
     /// column it marks is truly zero on the face (the test is sound, not complete).
-    func columnsZeroOnFace(_ engine: SimplexEngine, movable: [Int], alphas: [[SparseEntry]]) -> [Bool] {
+    ///
+    /// The coefficients `α_bj` are read by rows, one tableau row per degenerate slot
+    /// (``SimplexEngine/tableauRow(slot:wanted:)``), not by one FTRAN per movable column:
+    /// a layout's degenerate rows are hug/resist pairs a few rows wide, while the columns
+    /// reach down whole chains (`form`, `centered`, `table-cells`: every movable column was
+    /// zero on the face, and their FTRANs summed to a quarter of the rows each, quadratic).
+    /// The fixpoint does not depend on the order rows are visited in.
+    func columnsZeroOnFace(_ engine: SimplexEngine, movable: [Int], solver: inout SimplexEngine) throws(SolveInterruption) -> [Bool] {
         let program = engine.program
         var zero = [Bool](repeating: false, count: program.columnCount)
         var degenerate = [Bool](repeating: false, count: program.rowCount)
@@ -487,12 +489,21 @@ struct ExactSolve {
         // The terms of each degenerate row, and the degenerate rows of each column.
         var terms = [[(column: Int, positive: Bool)]](repeating: [], count: program.rowCount)
         var rowsOf = [[Int]](repeating: [], count: movable.count)
+        // The updates are factorized away first when the rows would read them more than a
+        // factorization costs: after a level's long step, `form` at 10,000 views carried an
+        // update of 30,000 entries into each of its 10,000 degenerate rows (a third of its solve).
+        if solver.prefersRefactorization(beforeSolves: degenerate.lazy.filter { $0 }.count) { try solver.refactorize() }
         var indexOf = [Int: Int]()
+        var wanted = [Bool](repeating: false, count: program.columnCount)
         for (k, j) in movable.enumerated() {
             indexOf[j] = k
-            for entry in alphas[k] where degenerate[entry.index] {
-                terms[entry.index].append((j, entry.value.sign > 0))
-                rowsOf[k].append(entry.index)
+            wanted[j] = true
+        }
+        for slot in 0..<program.rowCount where degenerate[slot] {
+            try checkClock()
+            for entry in solver.tableauRow(slot: slot, wanted: wanted) {
+                terms[slot].append((entry.index, entry.value.sign > 0))
+                if let k = indexOf[entry.index] { rowsOf[k].append(slot) }
             }
         }
         var pending = (0..<program.rowCount).filter { degenerate[$0] && !terms[$0].isEmpty }

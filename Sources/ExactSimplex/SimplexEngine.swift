@@ -195,6 +195,14 @@ struct SimplexEngine: Sendable {
     }
 
 
+    /// Whether `solves` more sparse solves would read more update entries than a new
+    /// factorization costs. Each solve reads every eta entry, and a factorization costs
+    /// about a hundred times a read per nonzero (it allocates its active rows and the
+    /// transposed factors anew).
+    func prefersRefactorization(beforeSolves solves: Int) -> Bool {
+        factorization.etaNonzeros * solves > 128 * (factorization.baseNonzeros + factorization.size)
+    }
+
     // MARK: Reading the point
 
     /// The value of column `j` at the current basic solution.
@@ -253,6 +261,20 @@ struct SimplexEngine: Sendable {
         return pricing.drain()
     }
 
+    /// Row `slot` of the tableau `B⁻¹A` on the columns `wanted` marks, its nonzeros by
+    /// column (ascending): one sparse BTRAN for `e_slotᵀ B⁻¹`, then the LP rows it reaches.
+    /// A degenerate slot's basic variable is usually tied to a few rows (a hug/resist
+    /// pair), so this costs that neighbourhood, where the columns' FTRANs each cost their
+    /// reach down a chain.
+    mutating func tableauRow(slot: Int, wanted: [Bool]) -> [SparseEntry] {
+        for entry in factorization.solveTransposedSparse([SparseEntry(slot, .one)]) {
+            for term in program.rowEntries[entry.index] where wanted[term.index] {
+                pricing.addProduct(term.index, entry.value, term.value)
+            }
+        }
+        return pricing.drain()
+    }
+
     /// `B⁻¹ A_j`, its nonzeros by slot (ascending).
     mutating func column(_ j: Int) -> [SparseEntry] {
         factorization.solveSparse(program.columns[j])
@@ -261,25 +283,78 @@ struct SimplexEngine: Sendable {
     // MARK: Optimisation
 
     /// Minimises `Σ costs[j] x_j` from the current (feasible) basis.
+    ///
+    /// The reduced costs are priced once and then updated by each pivot
+    /// (``ReducedCostTable``); the choices are those of pricing every column anew.
     mutating func minimize(costs: [Int: Rational], meter: inout BudgetMeter) throws(SolveInterruption) -> OptimizationOutcome {
         var degenerateRun = 0
+        var prices = ReducedCostTable(
+            columnCount: program.columnCount, priced: reducedCosts(duals: duals(costs: costs), costs: costs))
         while true {
-            let y = duals(costs: costs)
-            guard let (q, direction) = entering(duals: y, costs: costs, bland: degenerateRun >= blandThreshold) else {
+            let bland = degenerateRun >= blandThreshold
+            guard let (q, direction, reducedCost) = bland ? blandEntering(prices) : prices.largest(direction: movableDirection)
+            else {
                 return .optimal
             }
             let alpha = column(q)
-            guard let (slot, step) = ratioTest(alpha: alpha, direction: direction, phaseOne: false) else {
-                return .unbounded(column: q, direction: direction)
+            let slot: Int, step: Rational, passed: [Int]
+            if bland {
+                guard let plain = ratioTest(alpha: alpha, direction: direction, phaseOne: false) else {
+                    return .unbounded(column: q, direction: direction)
+                }
+                (slot, step, passed) = (plain.slot, plain.step, [])
+            } else {
+                guard let long = longStepRatioTest(
+                    alpha: alpha, entering: q, direction: direction, reducedCost: reducedCost, costs: costs)
+                else {
+                    return .unbounded(column: q, direction: direction)
+                }
+                (slot, step, passed) = (long.slot, long.step, long.passed)
             }
-            try pivot(entering: q, direction: direction, slot: slot, step: step, alpha: alpha, meter: &meter)
+            // `g`: on each slot that changes column, the old reduced cost of its new column.
+            var change = [SparseEntry(slot, reducedCost)]
+            for s in passed {
+                let other = sibling(of: basis[s])
+                if !prices[other].isZero { change.append(SparseEntry(s, prices[other])) }
+            }
+            try pivot(entering: q, direction: direction, slot: slot, step: step, alpha: alpha, passing: passed, meter: &meter)
+            for s in passed { prices.clear(basis[s]) }
+            prices.clear(q)
+            for entry in factorization.solveTransposedSparse(change) {
+                for term in program.rowEntries[entry.index] where slotOf[term.index] < 0 && !excluded[term.index] {
+                    prices.subtractProduct(term.index, entry.value, term.value)
+                }
+            }
             degenerateRun = step.isZero ? degenerateRun + 1 : 0
         }
     }
 
-    /// The entering column and its direction (+1 up, −1 down, only free columns go down),
-    /// or nil at optimality. Columns are tried in ascending order, as a scan of all would.
-    private mutating func entering(duals y: [SparseEntry], costs: [Int: Rational], bland: Bool) -> (Int, Int)? {
+    /// The direction column `j` may enter in with reduced cost `d` (+1 up when `d < 0`, −1
+    /// down for a free column with `d > 0`), or 0 when it may not enter.
+    private func movableDirection(_ j: Int, _ d: Rational) -> Int {
+        guard slotOf[j] < 0, !excluded[j] else { return 0 }
+        let kind = program.kinds[j]
+        if kind == .fixedZero { return 0 }
+        if d.sign < 0 { return 1 }
+        return d.sign > 0 && kind == .free ? -1 : 0
+    }
+
+    /// Bland's entering column: the smallest that may enter.
+    private func blandEntering(_ prices: ReducedCostTable) -> (column: Int, direction: Int, reducedCost: Rational)? {
+        #if LAYOUTBENCH_FAULTS
+        if PlantedFault.isActive(.exactBlandStopsEarly) { return nil }
+        #endif
+        for j in 0..<program.columnCount {
+            let way = movableDirection(j, prices[j])
+            if way != 0 { return (j, way, prices[j]) }
+        }
+        return nil
+    }
+
+    /// The entering column, its direction (+1 up, −1 down, only free columns go down) and
+    /// its reduced cost, or nil at optimality. Columns are tried in ascending order, as a
+    /// scan of all would.
+    private mutating func entering(duals y: [SparseEntry], costs: [Int: Rational], bland: Bool) -> (Int, Int, Rational)? {
         var best: (column: Int, direction: Int, magnitude: Rational)?
         #if LAYOUTBENCH_FAULTS
         if bland && PlantedFault.isActive(.exactBlandStopsEarly) { return nil }
@@ -296,12 +371,12 @@ struct SimplexEngine: Sendable {
             } else {
                 continue
             }
-            if bland { return (j, direction) }
+            if bland { return (j, direction, d) }
             let magnitude = d.magnitude
             if let b = best, !(b.magnitude < magnitude) { continue }
             best = (j, direction, magnitude)
         }
-        return best.map { ($0.column, $0.direction) }
+        return best.map { ($0.column, $0.direction, $0.direction > 0 ? -$0.magnitude : $0.magnitude) }
     }
 
     /// The leaving slot and the step length of the entering column, or nil when nothing
@@ -311,42 +386,100 @@ struct SimplexEngine: Sendable {
     private func ratioTest(alpha: [SparseEntry], direction: Int, phaseOne: Bool) -> (slot: Int, step: Rational)? {
         var best: (slot: Int, step: Rational)?
         for entry in alpha {
-            let slot = entry.index, a = entry.value
-            let column = basis[slot]
-            let kind = program.kinds[column]
-            if kind == .free { continue }
-            // The basic value changes by `rate` per unit step.
-            let rate = direction > 0 ? -a : a
-            let x = basicValues[slot]
-            var limit: Rational?
-            switch kind {
-            case .free:
-                break
-            case .nonnegative:
-                if x.sign >= 0 {
-                    if rate.sign < 0 { limit = x / -rate }
-                } else if phaseOne && rate.sign > 0 {
-                    limit = -x / rate
-                }
-            case .fixedZero:
-                if x.isZero {
-                    limit = .zero
-                } else if phaseOne && x.sign != rate.sign {
-                    limit = x.magnitude / rate.magnitude
-                }
-            }
-            guard let limit else { continue }
-            if let b = best {
-                if limit < b.step || (limit == b.step && column < basis[b.slot]) { best = (slot, limit) }
-            } else {
-                best = (slot, limit)
-            }
+            guard let limit = blockingStep(slot: entry.index, alpha: entry.value, direction: direction, phaseOne: phaseOne)
+            else { continue }
+            best = Self.earlier(best, (entry.index, limit), basis: basis)
         }
         return best
     }
 
+    /// The step at which the basic value of `slot` (changing by `∓alpha` per unit step of
+    /// the entering column in `direction`) reaches its bound, or nil when it never blocks.
+    /// In phase one an infeasible value blocks where it reaches its bound.
+    private func blockingStep(slot: Int, alpha a: Rational, direction: Int, phaseOne: Bool) -> Rational? {
+        let rate = direction > 0 ? -a : a
+        let x = basicValues[slot]
+        switch program.kinds[basis[slot]] {
+        case .free:
+            return nil
+        case .nonnegative:
+            if x.sign >= 0 { return rate.sign < 0 ? x / -rate : nil }
+            return phaseOne && rate.sign > 0 ? -x / rate : nil
+        case .fixedZero:
+            if x.isZero { return .zero }
+            return phaseOne && x.sign != rate.sign ? x.magnitude / rate.magnitude : nil
+        }
+    }
+
+    /// The earlier of two blocks: the smaller step, ties to the smaller column (Bland).
+    private static func earlier(
+        _ a: (slot: Int, step: Rational)?, _ b: (slot: Int, step: Rational), basis: [Int]
+    ) -> (slot: Int, step: Rational) {
+        guard let a else { return b }
+        return b.step < a.step || (b.step == a.step && basis[b.slot] < basis[a.slot]) ? b : a
+    }
+
+    /// The sibling of an optional row's error column (`p` ↔ `n`), or -1 for any other column.
+    private func sibling(of column: Int) -> Int {
+        guard column >= program.unknownCount else { return -1 }
+        let r = program.ownerRow[column]
+        let second = program.secondAuxiliary[r]
+        guard second >= 0 else { return -1 }
+        return column == second ? program.firstAuxiliary[r] : second
+    }
+
+    /// A long-step (bound-flipping) ratio test for phase two. A basic error column `p` of
+    /// an optional row that falls to zero need not block: past that point its sibling `n`
+    /// (`p − n` is what the row reads) takes the value instead, a sign swap of the slot and
+    /// no pivot, and the objective's slope along the step rises by `(c_p + c_n)·|rate|`. So
+    /// the step passes such breakpoints, in order, while the slope stays negative, and
+    /// stops at the first one that makes it nonnegative or at a column that cannot swap.
+    ///
+    /// A label's width tied to a thousand others met one resistance breakpoint per pivot
+    /// (`form` at 1,000 views: 389 level pivots, each with an update as long as the
+    /// layout); one step now passes them all. When the first breakpoint already blocks,
+    /// this is the plain ratio test (same slot, same step, ties to the smallest column).
+    /// Returns the blocking slot, the step and the slots passed (to be swapped), or nil
+    /// when nothing blocks and the slope stays negative (unbounded).
+    private func longStepRatioTest(
+        alpha: [SparseEntry], entering q: Int, direction: Int, reducedCost: Rational, costs: [Int: Rational]
+    ) -> (slot: Int, step: Rational, passed: [Int])? {
+        // The slope per unit step: the reduced cost, signed by the direction (negative).
+        var slope = direction > 0 ? reducedCost : -reducedCost
+        var hard: (slot: Int, step: Rational)?
+        var breakpoints: [(slot: Int, step: Rational, rise: Rational)] = []
+        for entry in alpha {
+            let slot = entry.index
+            guard let limit = blockingStep(slot: slot, alpha: entry.value, direction: direction, phaseOne: false)
+            else { continue }
+            let column = basis[slot]
+            let other = program.kinds[column] == .nonnegative ? sibling(of: column) : -1
+            if other >= 0 && other != q && slotOf[other] < 0 && !excluded[other] && program.kinds[other] == .nonnegative {
+                let rise = ((costs[column] ?? .zero) + (costs[other] ?? .zero)) * entry.value.magnitude
+                breakpoints.append((slot, limit, rise))
+            } else {
+                hard = Self.earlier(hard, (slot, limit), basis: basis)
+            }
+        }
+        // Only the breakpoints before the hard block (ties to the smallest column) matter.
+        var candidates = breakpoints.filter { b in
+            guard let h = hard else { return true }
+            return b.step < h.step || (b.step == h.step && basis[b.slot] < basis[h.slot])
+        }
+        candidates.sort { $0.step != $1.step ? $0.step < $1.step : basis[$0.slot] < basis[$1.slot] }
+        var passed: [Int] = []
+        for b in candidates {
+            slope += b.rise
+            if slope.sign >= 0 { return (b.slot, b.step, passed) }
+            passed.append(b.slot)
+        }
+        guard let h = hard else { return nil }
+        return (h.slot, h.step, passed)
+    }
+
     private mutating func pivot(
-        entering q: Int, direction: Int, slot: Int, step: Rational, alpha: [SparseEntry], meter: inout BudgetMeter
+        entering q: Int, direction: Int, slot: Int, step: Rational, alpha: [SparseEntry], passing passed: [Int] = [],
+        meter: inout BudgetMeter
     ) throws(SolveInterruption) {
         // The meter reads the clock every 64 iterations; a pivot on a large exact basis
         // can take milliseconds, so the clock is read on every one (a read costs far less).
@@ -355,6 +488,23 @@ struct SimplexEngine: Sendable {
         if !step.isZero {
             let move = direction > 0 ? -step : step
             for entry in alpha { basicValues[entry.index].addProduct(move, entry.value) }
+        }
+        var alpha = alpha
+        if !passed.isEmpty {
+            // Each passed error column went below zero: its sibling takes the slot with the
+            // negated value (a sign swap, see ``longStepRatioTest``), and the entering
+            // column's representation in the swapped basis has those slots negated.
+            var swapped = Set<Int>()
+            for s in passed {
+                let leaving = basis[s], other = sibling(of: leaving)
+                slotOf[leaving] = -1
+                slotOf[other] = s
+                basis[s] = other
+                basicValues[s] = -basicValues[s]
+                factorization.negate(slot: s)
+                swapped.insert(s)
+            }
+            for k in alpha.indices where swapped.contains(alpha[k].index) { alpha[k].value = -alpha[k].value }
         }
         let leaving = basis[slot]
         slotOf[leaving] = -1
@@ -388,7 +538,7 @@ struct SimplexEngine: Sendable {
             }
             if costs.isEmpty { return nil }
             let y = duals(costs: costs)
-            guard let (q, direction) = entering(duals: y, costs: [:], bland: degenerateRun >= blandThreshold) else {
+            guard let (q, direction, _) = entering(duals: y, costs: [:], bland: degenerateRun >= blandThreshold) else {
                 var dense = [Rational](repeating: .zero, count: program.rowCount)
                 for entry in y { dense[entry.index] = entry.value }
                 return dense

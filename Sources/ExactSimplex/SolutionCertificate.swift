@@ -25,7 +25,11 @@ import LayoutModel
 ///   claims this bound equals `E_k*`.
 public struct SolutionCertificate: Sendable, Hashable, Codable {
     /// The format's name and version.
-    public static let formatName = "layoutbench-exact-certificate/1"
+    ///
+    /// Version 2 lists each level's `ν` sparsely (`nonzeroLevelMultipliers`: the nonzero
+    /// ones, by level); version 1 listed all `k − 1` of them (`levelMultipliers`), quadratic
+    /// in the number of levels (59 MB for one view with 3,000 priorities). Both are read.
+    public static let formatName = "layoutbench-exact-certificate/2"
 
     public var format: String
     /// The status of the solution certified; nothing is certified for `budgetExceeded`.
@@ -161,24 +165,40 @@ public struct SolutionCertificate: Sendable, Hashable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case level, objective, multipliers, levelMultipliers
+            case level, objective, multipliers, levelMultipliers, nonzeroLevelMultipliers
         }
 
+        /// One nonzero `ν_i` in the JSON form (version 2).
+        private struct LevelMultiplier: Codable {
+            var level: Int
+            var value: String
+        }
+
+        /// Reads version 2 (`nonzeroLevelMultipliers`) or version 1 (dense `levelMultipliers`).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(
-                level: try container.decode(Int.self, forKey: .level),
-                objective: try container.decode(String.self, forKey: .objective),
-                multipliers: try container.decode([Multiplier].self, forKey: .multipliers),
-                levelMultipliers: try container.decode([String].self, forKey: .levelMultipliers))
+            let level = try container.decode(Int.self, forKey: .level)
+            let objective = try container.decode(String.self, forKey: .objective)
+            let multipliers = try container.decode([Multiplier].self, forKey: .multipliers)
+            if let sparse = try container.decodeIfPresent([LevelMultiplier].self, forKey: .nonzeroLevelMultipliers) {
+                self.init(
+                    level: level, objective: objective, multipliers: multipliers,
+                    nonzeroLevelMultipliers: sparse.map { ($0.level, $0.value) })
+            } else {
+                self.init(
+                    level: level, objective: objective, multipliers: multipliers,
+                    levelMultipliers: try container.decode([String].self, forKey: .levelMultipliers))
+            }
         }
 
+        /// Writes version 2: the nonzero `ν_i` only.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(level, forKey: .level)
             try container.encode(objective, forKey: .objective)
             try container.encode(multipliers, forKey: .multipliers)
-            try container.encode(levelMultipliers, forKey: .levelMultipliers)
+            let sparse = zip(weightLevels, weightValues).map { LevelMultiplier(level: $0, value: $1) }
+            try container.encode(sparse, forKey: .nonzeroLevelMultipliers)
         }
     }
 }

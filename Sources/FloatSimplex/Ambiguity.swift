@@ -156,7 +156,7 @@ extension CassowarySolver {
                 switch entry {
                 case .row(let symbol, _, _, _, _, _): touched = symbol
                 case .value(let symbol, _): touched = symbol
-                case .reducedCost, .spilledReducedCost: continue
+                case .reducedCost, .spilledReducedCost, .reducedCostEntry: continue
                 }
                 if tableau.symbols[touched].kind == .external && seen.insert(touched).inserted {
                     changed.append((touched, value(ofSymbol: touched)))

@@ -22,19 +22,25 @@ extension CassowarySolver {
         }
         beginCall()
         let checkpoint = tableau.beginAttempt()
-        var previous: [(id: Int, constant: Double)] = []
-        previous.reserveCapacity(changes.count)
+        // The solver's scratch list (no array allocated per call: a drag makes one call a pass).
+        var previous = previousConstants
+        previousConstants = []
+        previous.removeAll(keepingCapacity: true)
+        defer { previousConstants = previous }
+        var requiredChanged = false
         for change in changes {
-            guard let record = records[change.handle.id] else { continue }
-            let old = record.constraint.constant
+            let id = change.handle.id
+            // Read field by field: binding the record would copy it (and retain its terms).
+            guard let old = records[id]?.constraint.constant else { continue }
             let delta = change.constant - old
             if delta == 0 { continue }
-            previous.append((change.handle.id, old))
-            records[change.handle.id]?.constraint.constant = change.constant
+            previous.append((id, old))
+            records[id]?.constraint.constant = change.constant
+            if records[id]?.constraint.strength.isRequired == true { requiredChanged = true }
             tableau.tolerance.include(value: change.constant)
-            let marker = record.marker
+            let (marker, start, count) = records[id].map { ($0.marker, $0.start, $0.count) } ?? (-1, 0, 0)
             var coefficient = 0.0
-            for index in record.start..<record.start + record.count where recordTerms[index].symbol == marker {
+            for index in start..<start + count where recordTerms[index].symbol == marker {
                 coefficient += recordTerms[index].coefficient
             }
             tableau.journaledShift(marker, by: delta / coefficient)
@@ -52,7 +58,6 @@ extension CassowarySolver {
         }
         #endif
         do {
-            let requiredChanged = previous.contains { records[$0.id]?.constraint.strength.isRequired == true }
             try reoptimize(requiredChanged ? .mayConflict(pending: -1) : .keepsRequiredFeasible)
             tableau.commitAttempt()
         } catch {

@@ -15,6 +15,7 @@ extension CassowarySolver {
 
     mutating func makeSymbol(for variable: Variable) -> Int {
         if let existing = symbol(of: variable) { return existing }
+        symbolMapVersion &+= 1
         let symbol = tableau.newSymbol(.external, owner: variable.index)
         let index = variable.index
         // Dense from the first variable's index while the numbering stays compact (the
@@ -47,6 +48,7 @@ extension CassowarySolver {
     }
 
     mutating func forget(_ variable: Variable) {
+        symbolMapVersion &+= 1
         let slot = variable.index &- denseBase
         if slot >= 0 && slot < denseSymbols.count { denseSymbols[slot] = 0 }
         sparseSymbols[variable.index] = nil

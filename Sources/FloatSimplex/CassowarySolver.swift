@@ -76,6 +76,11 @@ public struct CassowarySolver: Sendable {
     var denseSymbols: [Int] = []
     var denseBase = 0
     var sparseSymbols: [Int: Int] = [:]
+    /// Changes whenever a variable gets or loses its symbol: a map from variables to symbols
+    /// made at one version (``IncrementalPassSolver``'s answer) holds while it stays.
+    var symbolMapVersion = 0
+    /// ``setConstants(_:)``'s list of the constants it changed (kept for its capacity).
+    var previousConstants: [(id: Int, constant: Double)] = []
     var meter: BudgetMeter?
     /// `meter != nil`, without copying the meter out to ask (once per pivot).
     var metered = false

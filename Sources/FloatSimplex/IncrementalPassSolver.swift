@@ -128,6 +128,24 @@ public struct IncrementalPassSolver: Sendable {
     /// ``BackendResult/checkedRepresentable(in:backend:)`` does) was a fifth of a pass's cost.
     private var literalBound = Double.infinity
     private var literalBoundIsStale = true
+    /// Scratch kept across passes, so that a pass allocates nothing but its answer: the
+    /// changes of the step being followed, and the constants handed to the solver.
+    private var changeBuffer: [SystemChange] = []
+    /// The values array of the answer before last: by the next answer its caller has usually
+    /// let go of it, and it is filled again instead of a new one being allocated (when the
+    /// caller still holds it, copy-on-write makes a new one, as before).
+    private var spareValues: [Double] = []
+    private var lastValues: [Double] = []
+    /// Whether every value of ``lastValues`` is finite and at most 2⁵⁰⁰ in magnitude.
+    private var lastValuesAreSmall = false
+    private var constantBuffer: [(handle: ConstraintHandle, constant: Double)] = []
+    /// `valueSymbols[v]`: the tableau symbol of the current system's variable v (−1: none),
+    /// so that the answer reads each value with two array reads. Made afresh when the
+    /// solver's map from variables to symbols changes (``CassowarySolver/symbolMapVersion``),
+    /// or this driver's from the system's variables to the solver's (``valueSymbolsAreStale``).
+    private var valueSymbols: [Int32] = []
+    private var valueSymbolsVersion = -1
+    private var valueSymbolsAreStale = true
 
     /// A driver positioned before the first pass of `sequence`; ``solveNextPass(_:budget:)``
     /// with no steps answers the first pass.
@@ -166,29 +184,34 @@ public struct IncrementalPassSolver: Sendable {
         solver.restartBudget(budget)
         if recordsRowSteps { rowSteps.append([]) }
         var failure: PassFailure?
-        for step in steps {
-            let changes: [SystemChange]
-            do {
-                changes = try replay.apply(step)
-            } catch {
-                throw .internalFailure(backend: "float", message: "step does not apply: \(error)")
-            }
-            // After a failure the replay goes on alone: the next settle starts afresh from it.
-            if needsRebuild { continue }
-            do throws(PassFailure) {
-                for change in changes { try follow(change) }
-            } catch {
-                failure = failure ?? error
-                needsRebuild = true
+        var changes = changeBuffer
+        changeBuffer = []  // so that `changes` is unique
+        // Through a buffer pointer: iterating the array copies every step (its strings and
+        // locations) on the way to `apply`, which only reads it.
+        try steps.withUnsafeBufferPointer { (steps) throws(BackendError) in
+            for index in steps.indices {
+                if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+                do {
+                    try replay.apply(steps[index], appendingTo: &changes)
+                } catch {
+                    throw .internalFailure(backend: "float", message: "step does not apply: \(error)")
+                }
+                // After a failure the replay goes on alone: the next settle starts afresh from it.
+                if needsRebuild { continue }
+                do throws(PassFailure) {
+                    for change in changes { try follow(change) }
+                } catch {
+                    failure = failure ?? error
+                    needsRebuild = true
+                }
             }
         }
-        var result: BackendResult
+        changeBuffer = changes
+        let solution: Solution
         do throws(PassFailure) {
             if let failure { throw failure }
             try settle()
-            result = try answer()
-            result.statistics = SolveStatistics(
-                iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start)
+            solution = try answer()
         } catch {
             needsRebuild = true
             dirty.removeAll()
@@ -203,24 +226,28 @@ public struct IncrementalPassSolver: Sendable {
             case .internalFailure(let why): throw .internalFailure(backend: "float", message: why)
             }
         }
+        let surelyRepresentable = isSurelyRepresentable(solution.status, valuesAreSmall: lastValuesAreSmall)
+        // Moved, not copied: each copy of a `Solution` goes through the runtime's value witness.
+        let result = BackendResult(
+            solution: consume solution,
+            statistics: SolveStatistics(iterations: solver.pivotCount - pivotsBefore, duration: ContinuousClock.now - start))
         // As the one-shot solve: a point beyond Double's range is no answer.
-        return try representable(result)
+        if surelyRepresentable { return result }
+        return try result.checkedRepresentable(in: replay.current, backend: "float")
     }
 
-    /// ``BackendResult/checkedRepresentable(in:backend:)``, whose common case (values up to
-    /// 2⁵⁰⁰, literals up to 2²⁵⁰) is decided here from ``literalBound`` without reading the
-    /// system's literals.
-    private mutating func representable(_ result: BackendResult) throws(BackendError) -> BackendResult {
-        let system = replay.current
+    /// Whether ``BackendResult/checkedRepresentable(in:backend:)`` would pass a result of this
+    /// status as it is:
+    /// its common case (values up to 2⁵⁰⁰, literals up to 2²⁵⁰) is decided here from
+    /// ``literalBound`` without reading the system's literals. `valuesAreSmall`: every value
+    /// is known finite and at most 2⁵⁰⁰ (found while reading them).
+    private mutating func isSurelyRepresentable(_ status: SolveStatus, valuesAreSmall: Bool) -> Bool {
         if literalBoundIsStale || needsRebuild {
-            literalBound = system.largestLiteralMagnitude
+            literalBound = replay.current.largestLiteralMagnitude
             literalBoundIsStale = false
         }
-        if result.solution.status != .budgetExceeded && literalBound <= 0x1p250 && system.constraints.count < 1 << 20
-            && result.solution.values.allSatisfy({ $0.isFinite && $0.magnitude <= 0x1p500 }) {
-            return result
-        }
-        return try result.checkedRepresentable(in: system, backend: "float")
+        return valuesAreSmall && status != .budgetExceeded && literalBound <= 0x1p250
+            && replay.current.constraints.count < 1 << 20
     }
 
     // MARK: Following changes
@@ -278,8 +305,10 @@ public struct IncrementalPassSolver: Sendable {
             }
         case .itemAdded:
             literalBoundIsStale = true
+            valueSymbolsAreStale = true
             itemSerials.append(takeSerial())
         case .itemsRemoved(let indices):
+            valueSymbolsAreStale = true
             for index in indices { freeSerials.append(itemSerials[index]) }
             itemSerials.remove(atSortedOffsets: indices)
         }
@@ -323,8 +352,9 @@ public struct IncrementalPassSolver: Sendable {
     /// Brings the solver to the pass's system: rows lowered anew where they changed, constant
     /// changes in one batch, new optional rows added, the required walk repaired.
     private mutating func settle() throws(PassFailure) {
-        let system = replay.current
         if needsRebuild {
+            let system = replay.current
+            valueSymbolsAreStale = true
             solver = CassowarySolver(budget: solver.budget)
             itemSerials = Array(system.items.indices)
             nextSerial = system.items.count
@@ -340,24 +370,102 @@ public struct IncrementalPassSolver: Sendable {
             mayHaveBroken = true
             needsRebuild = false
         }
-        dirty.sort()
-        var levels: [Int] = []
-        levels.reserveCapacity(dirty.count)
-        for index in dirty {
-            guard let level = labels.label(for: system.constraints[index].priority) else {
+        var constants = constantBuffer
+        constantBuffer = []  // so that `constants` is unique
+        constants.removeAll(keepingCapacity: true)
+        var newOptional: [Int] = []
+        // Constant shifts alone (a drag, the keyboard, an intrinsic size) lower nothing.
+        var relowered: Set<Int> = []
+        if !dirty.isEmpty {
+            guard try lowerDirty(&constants, &newOptional) else {
                 // No gap left between two levels: relabel by building a new solver.
                 needsRebuild = true
                 return try settle()
             }
+            if !shifted.isEmpty { relowered = Set(dirty) }
+            dirty.removeAll(keepingCapacity: true)
+        }
+        if !shifted.isEmpty {
+            for index in shifted {
+                let delta = entries[index].pendingShift
+                entries[index].pendingShift = 0
+                entries[index].hasPendingShift = false
+                // A row lowered anew this pass already has its final constant.
+                guard delta != 0, relowered.isEmpty || !relowered.contains(index) else { continue }
+                entries[index].row.constant += delta
+                if recordsRowSteps { trace(.setConstant(key: entries[index].key, constant: entries[index].row.constant)) }
+                if let handle = entries[index].handle { constants.append((handle, entries[index].row.constant)) }
+                if entries[index].row.strength.isRequired {
+                    requiredChanged = true
+                    // Read only by a walk's retries of rows broken before it: with none broken
+                    // now (``mayHaveBroken`` false), no retry can depend on this change.
+                    if mayHaveBroken { changedRequired.insert(entries[index].key) }
+                }
+            }
+            shifted.removeAll(keepingCapacity: true)
+        }
+        try changeConstants(constants)
+        constants.removeAll(keepingCapacity: true)
+        constantBuffer = constants
+        if requiredChanged {
+            if mayHaveBroken { try walkRequired() }
+            requiredChanged = false
+        }
+        if !changedRequired.isEmpty { changedRequired.removeAll(keepingCapacity: true) }
+        for index in newOptional {
+            do {
+                let handle = try solver.addConstraint(entries[index].row)
+                entries[index].handle = handle
+                noteHandle(handle, of: index)
+            } catch {
+                throw Self.failure(error)
+            }
+        }
+    }
+
+    /// Lowers the rows of ``dirty`` (new, re-prioritised, or naming the resized root) and
+    /// brings the solver's rows to them: constant changes go to `constants`, new optional rows
+    /// to `newOptional` (added after the walk). False when a priority found no label (nothing
+    /// changed then). ``dirty`` is left sorted, for the caller to clear (a shift recorded for
+    /// one of its rows is already in the new row).
+    private mutating func lowerDirty(
+        _ constants: inout [(handle: ConstraintHandle, constant: Double)], _ newOptional: inout [Int]
+    ) throws(PassFailure) -> Bool {
+        let system = replay.current
+        dirty.sort()
+        var levels: [Int] = []
+        levels.reserveCapacity(dirty.count)
+        for index in dirty {
+            guard let level = labels.label(for: system.constraints[index].priority) else { return false }
             levels.append(level)
         }
-        var constants: [(handle: ConstraintHandle, constant: Double)] = []
-        var newOptional: [Int] = []
         var previous = -1
         for (index, level) in zip(dirty, levels) where index != previous {
             previous = index
+            let row = try lowered(system.constraints[index], at: index, in: system, level: level)
+            if !entries[index].isNew && entries[index].row.strength == row.strength && entries[index].row.relation == row.relation
+                && entries[index].row.terms == row.terms {
+                // The common case (every row naming a resized root): only the constant can
+                // have moved. In place, without copying the entry (same label, same priority).
+                let old = entries[index].row.constant
+                entries[index].row.constant = row.constant
+                if recordsRowSteps && old != row.constant { trace(.setConstant(key: entries[index].key, constant: row.constant)) }
+                if let handle = entries[index].handle {
+                    guard old != row.constant else { continue }
+                    constants.append((handle, row.constant))
+                    // A broken constraint may hold now (the walk runs only if one is broken;
+                    // its retries read this only for rows broken before it, see `settle`).
+                    if row.strength.isRequired {
+                        requiredChanged = true
+                        if mayHaveBroken { changedRequired.insert(entries[index].key) }
+                    }
+                } else if row.strength.isRequired {
+                    requiredChanged = true
+                    changedRequired.insert(entries[index].key)
+                }
+                continue
+            }
             let constraint = system.constraints[index]
-            let row = try lowered(constraint, at: index, in: system, level: level)
             var entry = entries[index]
             defer { entries[index] = entry }
             if entry.isNew {
@@ -432,42 +540,7 @@ public struct IncrementalPassSolver: Sendable {
                 newOptional.append(index)
             }
         }
-        if !shifted.isEmpty {
-            let relowered = Set(dirty)
-            for index in shifted {
-                var entry = entries[index]
-                let delta = entry.pendingShift
-                entry.pendingShift = 0
-                entry.hasPendingShift = false
-                defer { entries[index] = entry }
-                // A row lowered anew this pass already has its final constant.
-                guard !relowered.contains(index), delta != 0 else { continue }
-                entry.row.constant += delta
-                if recordsRowSteps { trace(.setConstant(key: entry.key, constant: entry.row.constant)) }
-                if let handle = entry.handle { constants.append((handle, entry.row.constant)) }
-                if entry.priority.isRequired {
-                    requiredChanged = true
-                    changedRequired.insert(entry.key)
-                }
-            }
-            shifted.removeAll(keepingCapacity: true)
-        }
-        dirty.removeAll(keepingCapacity: true)
-        try changeConstants(constants)
-        if requiredChanged {
-            if mayHaveBroken { try walkRequired() }
-            requiredChanged = false
-        }
-        changedRequired.removeAll(keepingCapacity: true)
-        for index in newOptional {
-            do {
-                let handle = try solver.addConstraint(entries[index].row)
-                entries[index].handle = handle
-                noteHandle(handle, of: index)
-            } catch {
-                throw Self.failure(error)
-            }
-        }
+        return true
     }
 
     /// Changes held rows' constants at once; if that makes the required rows infeasible,
@@ -632,24 +705,68 @@ public struct IncrementalPassSolver: Sendable {
 
     // MARK: The answer
 
-    private mutating func answer() throws(PassFailure) -> BackendResult {
+    /// Reads every value of the current system from the solver, noting in
+    /// ``lastValuesAreSmall`` whether all are finite and at most 2⁵⁰⁰ in magnitude.
+    private mutating func readValues() -> [Double] {
+        let variableCount = replay.current.variableCount
+        if valueSymbolsAreStale || valueSymbolsVersion != solver.symbolMapVersion || valueSymbols.count != variableCount {
+            valueSymbols.removeAll(keepingCapacity: true)
+            for variable in 0..<variableCount {
+                valueSymbols.append(solver.symbol(of: stableVariable(variable)).map { Int32(truncatingIfNeeded: $0) } ?? -1)
+            }
+            valueSymbolsVersion = solver.symbolMapVersion
+            valueSymbolsAreStale = false
+        }
+        var small = true
+        let symbolStates = solver.tableau.symbols
+        let map = valueSymbols
+        var values = spareValues
+        spareValues = []
+        if values.count != variableCount { values = [Double](repeating: 0, count: variableCount) }
+        values.withUnsafeMutableBufferPointer { buffer in
+            symbolStates.withUnsafeBufferPointer { symbols in
+                map.withUnsafeBufferPointer { map in
+                    for variable in 0..<variableCount {
+                        let symbol = Int(map[variable])
+                        // A variable without a symbol, or whose symbol is not basic, is 0 (``CassowarySolver/value(of:)``).
+                        let value = symbol >= 0 && symbols[symbol].isBasic ? symbols[symbol].value : 0
+                        buffer[variable] = value
+                        // False for NaN and infinities too.
+                        if !(value.magnitude <= 0x1p500) { small = false }
+                    }
+                }
+            }
+        }
+        spareValues = lastValues
+        lastValues = values
+        #if DEBUG
+        for variable in 0..<variableCount {
+            let expected = solver.value(of: stableVariable(variable))
+            precondition(values[variable] == expected || (values[variable].isNaN && expected.isNaN),
+                         "value of variable \(variable): \(values[variable]) read, \(expected) in the solver")
+        }
+        #endif
+        lastValuesAreSmall = small
+        return values
+    }
+
+    /// The answer of the pass (its values' smallness in ``lastValuesAreSmall``: a tuple
+    /// return copies the solution through the runtime's generic tuple copy).
+    private mutating func answer() throws(PassFailure) -> Solution {
         let system = replay.current
         let variableCount = system.variableCount
-        var values = [Double](repeating: 0, count: variableCount)
+        let values = readValues()
+        let sumsObjective = reportsObjective
         // The values by stable variable too, for the objective's rows (which name stable
         // variables): one array read per term instead of a lookup in the solver.
         var stableValue = self.stableValues
         self.stableValues = []  // so that `stableValue` is unique
         defer { self.stableValues = stableValue }
-        if stableValue.count < 4 * nextSerial {
-            stableValue.append(contentsOf: repeatElement(0, count: 4 * nextSerial - stableValue.count))
-        }
-        let sumsObjective = reportsObjective
-        for variable in 0..<variableCount {
-            let stable = stableVariable(variable)
-            let value = solver.value(of: stable)
-            values[variable] = value
-            if sumsObjective { stableValue[stable.index] = value }
+        if sumsObjective {
+            if stableValue.count < 4 * nextSerial {
+                stableValue.append(contentsOf: repeatElement(0, count: 4 * nextSerial - stableValue.count))
+            }
+            for variable in 0..<variableCount { stableValue[stableVariable(variable).index] = values[variable] }
         }
         // Levels in use, by their solver labels (ascending label = descending priority);
         // entries are matched by label, an integer, not by hashing their priorities.
@@ -671,30 +788,33 @@ public struct IncrementalPassSolver: Sendable {
         var objective = [Double](repeating: 0, count: sumsObjective ? labelsInUse.count : 0)
         var broken: [Int] = []
         // Through buffer pointers over locals (no closure here may capture `self`: it would
-        // copy the solver for every read).
-        entries.withUnsafeBufferPointer { entries in
-            stableValue.withUnsafeBufferPointer { stableValue in
-                objective.withUnsafeMutableBufferPointer { objective in
-                    for index in entries.indices {
-                        let level = entries[index].row.strength.level
-                        if level == 0 {
-                            if entries[index].handle == nil { broken.append(index) }
-                            continue
-                        }
-                        if !sumsObjective { continue }
-                        var low = 0, high = labelsInUse.count
-                        while low < high {
-                            let mid = (low + high) / 2
-                            if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
-                        }
-                        guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
-                        // The row's error (``LinearConstraint/error(at:)``), summed inline.
-                        var residual = entries[index].row.constant
-                        for term in entries[index].row.terms { residual += term.coefficient * stableValue[term.variable.index] }
-                        switch entries[index].row.relation {
-                        case .equal: objective[low] += abs(residual)
-                        case .lessThanOrEqual: objective[low] += max(0, residual)
-                        case .greaterThanOrEqual: objective[low] += max(0, -residual)
+        // copy the solver for every read). Without an objective to sum, only a possibly
+        // broken required row needs the scan: with ``mayHaveBroken`` false every one is held.
+        if sumsObjective || mayHaveBroken {
+            entries.withUnsafeBufferPointer { entries in
+                stableValue.withUnsafeBufferPointer { stableValue in
+                    objective.withUnsafeMutableBufferPointer { objective in
+                        for index in entries.indices {
+                            let level = entries[index].row.strength.level
+                            if level == 0 {
+                                if entries[index].handle == nil { broken.append(index) }
+                                continue
+                            }
+                            if !sumsObjective { continue }
+                            var low = 0, high = labelsInUse.count
+                            while low < high {
+                                let mid = (low + high) / 2
+                                if labelsInUse[mid] < level { low = mid + 1 } else { high = mid }
+                            }
+                            guard low < labelsInUse.count, labelsInUse[low] == level else { continue }
+                            // The row's error (``LinearConstraint/error(at:)``), summed inline.
+                            var residual = entries[index].row.constant
+                            for term in entries[index].row.terms { residual += term.coefficient * stableValue[term.variable.index] }
+                            switch entries[index].row.relation {
+                            case .equal: objective[low] += abs(residual)
+                            case .lessThanOrEqual: objective[low] += max(0, residual)
+                            case .greaterThanOrEqual: objective[low] += max(0, -residual)
+                            }
                         }
                     }
                 }
@@ -725,10 +845,9 @@ public struct IncrementalPassSolver: Sendable {
             guard let found = self.conflict(of: first) else { throw .budgetExceeded }
             conflict = found
         }
-        let solution = Solution(
+        return Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous, broken: broken, conflict: conflict)
-        return BackendResult(solution: solution, statistics: SolveStatistics())
     }
 
     /// An irreducible conflict of the first broken constraint and the kept ones before it,

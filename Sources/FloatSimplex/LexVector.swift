@@ -127,23 +127,20 @@ struct LexVector: Sendable, Hashable {
     /// `self += factor · other`; an entry that is cancellation residue of its two summands
     /// (``Tolerance/isCancelled(_:of:)``) is removed, so cancellation leaves no residue for
     /// later comparisons to trip on.
+    ///
+    /// A one-entry `other` (an error's own cost: by far the most common) is added in place:
+    /// a binary search for its level, then an update, an insertion or a removal. Merging it
+    /// into a copy made every such addition as long as `self`, and a reduced cost spans as
+    /// many levels as the errors whose rows reach it (one per level on a view with 3,000
+    /// priority levels).
     mutating func add(_ other: LexVector, times factor: Double) {
         if other.count == 0 || factor == 0 { return }
-        if count == 0 && other.count == 1 {
-            let value = factor * other.first.value
-            if value != 0 {
-                first = Entry(level: other.first.level, value: value)
-                count = 1
-            }
-            return
-        }
-        if count == 1, other.count == 1, first.level == other.first.level {
-            let added = factor * other.first.value
-            let sum = first.value + added
-            if Tolerance.isCancelled(sum, of: Swift.max(abs(first.value), abs(added))) { count = 0 } else { first.value = sum }
+        if other.count == 1 {
+            addEntry(level: other.firstLevel, value: factor * other.firstValue)
             return
         }
         var merged = LexVector()
+        if count + other.count > 2 { merged.tail.reserveCapacity(count + other.count - 2) }
         var i = 0
         var j = 0
         while i < count || j < other.count {
@@ -167,6 +164,95 @@ struct LexVector: Sendable, Hashable {
             if entry.value != 0 && !Tolerance.isCancelled(entry.value, of: magnitude) { merged.append(entry) }
         }
         self = merged
+    }
+
+    /// `self += added` at `level` (the same rule as ``add(_:times:)``: a sum that is
+    /// cancellation residue of its two summands is removed), in place.
+    private mutating func addEntry(level: Int32, value added: Double) {
+        // The two commonest cases first: an empty vector, and one entry at the same level.
+        if count == 0 {
+            if added != 0 { first = Entry(level: level, value: added); count = 1 }
+            return
+        }
+        if count == 1 && firstLevel == level {
+            let sum = firstValue + added
+            if Tolerance.isCancelled(sum, of: Swift.max(abs(firstValue), abs(added))) { remove(at: 0) } else { firstValue = sum }
+            return
+        }
+        let low = position(of: level)
+        if low < count && self[low].level == level {
+            let old = self[low].value
+            let sum = old + added
+            if sum == 0 || Tolerance.isCancelled(sum, of: Swift.max(abs(old), abs(added))) {
+                remove(at: low)
+            } else {
+                self[low].value = sum
+            }
+        } else if added != 0 {
+            insert(Entry(level: level, value: added), at: low)
+        }
+    }
+
+    /// The place of the first entry at `level` or above (entries are sorted by level; a
+    /// level past the last, the common case when rows arrive strongest first, is found at once).
+    private func position(of level: Int32) -> Int {
+        var low = 0
+        var high = count
+        if high > 0 && self[high - 1].level < level { return high }
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle].level < level { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The entry at `level` (0 when there is none).
+    func value(atLevel level: Int32) -> Double {
+        let index = position(of: level)
+        return index < count && self[index].level == level ? self[index].value : 0
+    }
+
+    /// Sets the entry at `level` to exactly `value`, removing it for 0 (what a rollback of
+    /// one ``add(_:times:)`` of a one-entry vector needs: the journal keeps that entry, not
+    /// a copy of a vector as long as the levels).
+    mutating func setValue(_ value: Double, atLevel level: Int32) {
+        let index = position(of: level)
+        if index < count && self[index].level == level {
+            if value == 0 { remove(at: index) } else { self[index].value = value }
+        } else if value != 0 {
+            insert(Entry(level: level, value: value), at: index)
+        }
+    }
+
+    /// The level of the only entry of a one-entry vector (nil otherwise).
+    var singleLevel: Int32? { storedCount == 1 ? firstLevel : nil }
+
+    private mutating func insert(_ entry: Entry, at index: Int) {
+        if index >= 2 {
+            tail.insert(entry, at: index - 2)
+        } else {
+            if count >= 2 { tail.insert(second, at: 0) }
+            if index == 0 {
+                if count >= 1 { second = first }
+                first = entry
+            } else {
+                second = entry
+            }
+        }
+        count += 1
+    }
+
+    private mutating func remove(at index: Int) {
+        if index >= 2 {
+            tail.remove(at: index - 2)
+        } else {
+            if index == 0 { first = second }
+            if count > 2 { second = tail.removeFirst() }
+        }
+        count -= 1
+        // Unused inline places hold zeros, as in a vector built afresh.
+        if count < 2 { second = Entry(level: 0, value: 0) }
+        if count < 1 { first = Entry(level: 0, value: 0) }
     }
 
     /// The lexicographic sign of `a·ka − b·kb`, a level's difference counting as zero when it

@@ -12,6 +12,10 @@ enum JournalEntry: Sendable {
     case reducedCost(symbol: Int, old: LexVector.Inline)
     /// A longer one, kept at `Tableau.journalSpill[slot]`.
     case spilledReducedCost(symbol: Int, slot: Int)
+    /// One level's old entry (0: none) of a reduced cost longer than two levels, when only
+    /// that level changes: a copy of the whole vector would make each such change as long
+    /// as the vector (and the change itself a copy, the array being shared with the journal).
+    case reducedCostEntry(symbol: Int, level: Int32, old: Double)
 }
 
 /// Everything an addition can change that is not journaled entry by entry.
@@ -93,6 +97,8 @@ extension Tableau {
                 reducedCosts[symbol] = LexVector(old)
             case .spilledReducedCost(let symbol, let slot):
                 reducedCosts[symbol] = journalSpill[slot]
+            case .reducedCostEntry(let symbol, let level, let old):
+                reducedCosts[symbol].setValue(old, atLevel: level)
             }
         }
         let count = checkpoint.symbolCount

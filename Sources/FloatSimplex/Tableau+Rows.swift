@@ -40,11 +40,21 @@ extension Tableau {
                 symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
                 constant: symbols[symbol].constant, wasBasic: wasBasic, rank: symbols[symbol].rank))
         }
+        let oldRange = symbols[symbol].rowRange
+        let newRange = Int(start)..<Int(start) + Int(count)
+        // A row rewritten in place (a substitution) keeps most of its symbols: only those that
+        // leave or enter it move in the column index. Removing and re-adding every one made
+        // eliminating a symbol named by n rows that also name a common symbol O(n²) (each
+        // removal walks that symbol's list past the users re-added before it): seconds per
+        // removal on 1,000-view conflict-then-remove sequences.
+        let keepsShared = wasBasic && basic && markShared(old: oldRange, new: newRange)
+        let generation = placeGeneration << 2
         if wasBasic {
-            let count = Int(symbols[symbol].rowCount)
-            termCount -= count
-            garbage += count
-            for index in symbols[symbol].rowRange { users.remove(symbol, from: terms[index].symbol) }
+            termCount -= oldRange.count
+            garbage += oldRange.count
+            for index in oldRange where !keepsShared || placeMarks[terms[index].symbol] != generation | 3 {
+                users.remove(symbol, from: terms[index].symbol)
+            }
         }
         symbols[symbol].rowStart = start
         symbols[symbol].rowCount = count
@@ -53,10 +63,33 @@ extension Tableau {
         if basic {
             termCount += Int(count)
             symbols[symbol].rank = newRank
-            for index in symbols[symbol].rowRange { users.add(symbol, to: terms[index].symbol) }
+            for index in newRange where !keepsShared || placeMarks[terms[index].symbol] != generation | 3 {
+                users.add(symbol, to: terms[index].symbol)
+            }
         }
         updateCandidacy(symbol)
         updateFeasibility(symbol)
+    }
+
+    /// Marks, under a new ``placeGeneration``, the symbols of the pool's runs `old` and `new`
+    /// (`generation << 2 | 3`: in both). False, when a run names a symbol twice (then every
+    /// symbol moves, as the column index holds one entry per term).
+    private mutating func markShared(old: Range<Int>, new: Range<Int>) -> Bool {
+        if placeMarks.count < symbols.count { placeMarks.append(contentsOf: repeatElement(0, count: symbols.count - placeMarks.count)) }
+        placeGeneration &+= 1
+        let generation = placeGeneration << 2
+        for index in old {
+            let symbol = terms[index].symbol
+            if placeMarks[symbol] == generation | 1 { return false }
+            placeMarks[symbol] = generation | 1
+        }
+        for index in new {
+            let symbol = terms[index].symbol
+            let mark = placeMarks[symbol]
+            if mark == generation | 2 || mark == generation | 3 { return false }
+            placeMarks[symbol] = mark == generation | 1 ? generation | 3 : generation | 2
+        }
+        return true
     }
 
     /// Rewrites the pool without its garbage (between calls only: nothing may hold a run).
@@ -93,7 +126,11 @@ extension Tableau {
     @inline(__always)
     mutating func addToReducedCost(_ symbol: Int, _ cost: LexVector, times factor: Double) {
         if journaling && symbol < journalBase {
-            recordReducedCost(of: symbol)
+            if reducedCosts[symbol].count > 2, let level = cost.singleLevel {
+                record(.reducedCostEntry(symbol: symbol, level: level, old: reducedCosts[symbol].value(atLevel: level)))
+            } else {
+                recordReducedCost(of: symbol)
+            }
         }
         reducedCosts[symbol].add(cost, times: factor)
         updateCandidacy(symbol)

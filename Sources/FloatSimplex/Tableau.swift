@@ -140,6 +140,9 @@ struct Tableau: Sendable {
     /// each, in rank order (see `refreshValues(downstreamOfShifted:)`); emptied by any change
     /// of a row.
     var shiftCones: [(symbol: Int, order: [Int])] = []
+    /// Scratch of `place`: per symbol, `generation << 2 | in old row (1) | in new row (2)`.
+    var placeMarks: [UInt64] = []
+    var placeGeneration: UInt64 = 0
     /// Scratch of `refreshValues(downstreamOfShifted:)`: the old values it journals.
     var shiftedValues: [(symbol: Int, value: Double)] = []
     /// A spent column's or reduced row's storage, handed back through `recycle` for the next

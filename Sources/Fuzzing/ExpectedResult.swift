@@ -2,49 +2,47 @@ import ExactArithmetic
 import Foundation
 import LayoutModel
 
-/// The expected result stored beside a corpus file (`NAME.expected.json`), in the spec's
-/// result form (§6) with one addition: a frame component is `null` where it is not
-/// determined, and is then not compared.
+/// The expected result stored beside a corpus file (`NAME.expected.json`): the spec's
+/// result form (§6, ``LayoutModel/ResultDocument``, in which a frame component is `null`
+/// where it is not determined and is then not compared) with one field of its own,
+/// `conflictIsUnique`. The result's fields read through as the expectation's own
+/// (`expected.frames`), and the JSON is one flat object, as before.
+@dynamicMemberLookup
 public struct ExpectedResult: Sendable, Hashable, Codable {
-    public var status: SolveStatus
-    /// Frames relative to the parent, `null` for components that are not determined.
-    public var frames: [String: [Double?]]
-    public var objective: [Double]
-    public var ambiguous: [String]
-    public var broken: [String]
-    public var conflict: [String]
-    public var exact: ResultDocument.ExactFrames?
+    /// The expected answer, in the spec's result form.
+    public var result: ResultDocument
     /// False when the system may have other irreducible conflicts than the one listed: then
     /// any conflict is accepted here (the comparator checks that it is one).
     public var conflictIsUnique: Bool = true
 
     private enum CodingKeys: String, CodingKey {
-        case status, frames, objective, ambiguous, broken, conflict, exact, conflictIsUnique
+        case conflictIsUnique
+    }
+
+    public subscript<Field>(dynamicMember field: WritableKeyPath<ResultDocument, Field>) -> Field {
+        get { result[keyPath: field] }
+        set { result[keyPath: field] = newValue }
     }
 
     public init(from decoder: any Decoder) throws {
+        result = try ResultDocument(from: decoder)
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        status = try c.decode(SolveStatus.self, forKey: .status)
-        frames = try c.decode([String: [Double?]].self, forKey: .frames)
-        objective = try c.decode([Double].self, forKey: .objective)
-        ambiguous = try c.decode([String].self, forKey: .ambiguous)
-        broken = try c.decode([String].self, forKey: .broken)
-        conflict = try c.decode([String].self, forKey: .conflict)
-        exact = try c.decodeIfPresent(ResultDocument.ExactFrames.self, forKey: .exact)
         conflictIsUnique = try c.decodeIfPresent(Bool.self, forKey: .conflictIsUnique) ?? true
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try result.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(conflictIsUnique, forKey: .conflictIsUnique)
     }
 
     public init(
         status: SolveStatus, frames: [String: [Double?]], objective: [Double], ambiguous: [String],
         broken: [String], conflict: [String], exact: ResultDocument.ExactFrames? = nil
     ) {
-        self.status = status
-        self.frames = frames
-        self.objective = objective
-        self.ambiguous = ambiguous
-        self.broken = broken
-        self.conflict = conflict
-        self.exact = exact
+        result = ResultDocument(
+            status: status, frames: frames, objective: objective, ambiguous: ambiguous,
+            broken: broken, conflict: conflict, exact: exact)
     }
 
     /// Reads `NAME.expected.json`.
@@ -57,15 +55,15 @@ public struct ExpectedResult: Sendable, Hashable, Codable {
     /// may name an item the system lacks. An empty `frames` would pass any answer.
     public func incompleteness(for system: ConstraintSystem) -> String? {
         let views = system.items.dropFirst().map(\.name)
-        if let missing = views.first(where: { frames[$0] == nil }) {
-            return frames.isEmpty ? "\"frames\" is empty: it expects nothing of the \(views.count) views"
+        if let missing = views.first(where: { result.frames[$0] == nil }) {
+            return result.frames.isEmpty ? "\"frames\" is empty: it expects nothing of the \(views.count) views"
                 : "no frame for view \(missing)"
         }
         let known = Set(views)
-        if let unknown = frames.keys.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = result.frames.keys.sorted().first(where: { !known.contains($0) }) {
             return "a frame for \(unknown), which is not a view of the system"
         }
-        if let (name, frame) = frames.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count != FrameComponent.allCases.count }) {
+        if let (name, frame) = result.frames.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count != FrameComponent.allCases.count }) {
             return "the frame of \(name) has \(frame.count) components, not \(FrameComponent.allCases.count)"
         }
         return nil
@@ -87,8 +85,8 @@ public struct ExpectedResult: Sendable, Hashable, Codable {
         func close(_ a: Double, _ b: Double) -> Bool {
             abs(a - b) <= tolerance * max(1, abs(a), abs(b))
         }
-        if solution.status != status {
-            problems.append("status \(solution.status.rawValue), expected \(status.rawValue)")
+        if solution.status != result.status {
+            problems.append("status \(solution.status.rawValue), expected \(result.status.rawValue)")
             return problems
         }
         let broken = solution.broken.map(system.constraintName)
@@ -101,10 +99,10 @@ public struct ExpectedResult: Sendable, Hashable, Codable {
         if ambiguous.sorted() != self.ambiguous.sorted() {
             problems.append("ambiguous \(ambiguous), expected \(self.ambiguous)")
         }
-        if solution.objective.count != objective.count
-            || zip(solution.objective, objective).contains(where: { !close($0, $1) })
+        if solution.objective.count != result.objective.count
+            || zip(solution.objective, result.objective).contains(where: { !close($0, $1) })
         {
-            problems.append("objective \(solution.objective), expected \(objective)")
+            problems.append("objective \(solution.objective), expected \(result.objective)")
         }
         guard solution.values.count == system.variableCount else {
             problems.append("\(solution.values.count) values for \(system.variableCount) unknowns")
@@ -125,7 +123,7 @@ public struct ExpectedResult: Sendable, Hashable, Codable {
                 }
             }
         }
-        if let exactFrames = exact?.frames, let exactValues = solution.exactValues {
+        if let exactFrames = result.exact?.frames, let exactValues = solution.exactValues {
             let values = exactValues.compactMap(Rational.init)
             if values.count == system.variableCount {
                 let frames = system.frames(values: values, global: false)

@@ -107,15 +107,11 @@ public enum MetamorphicOracle: String, Sendable, Hashable, Codable, CaseIterable
         case .duplicateRequired:
             let required = system.constraints.indices.filter { system.constraints[$0].priority.isRequired }
             guard let index = Self.pick(required, &random) else { return nil }
-            var s = system.detachingIntrinsicSizes()
+            let s = system.detachingIntrinsicSizes()
             var copy = s.constraints[index]
             copy.id = nil
-            s.constraints.insert(copy, at: index + 1)
-            s.rowScales = [:]
-            var mapping = identity
-            mapping.insert(index, at: index + 1)
-            return Transformed(oracle: self, system: s.avoidingDefaultNameCollisions(), originalIndex: mapping,
-                               frames: .identical, description: "repeated \(system.constraintName(index)) after itself")
+            return inserting(copy, after: index, into: s, identity: identity,
+                             description: "repeated \(system.constraintName(index)) after itself")
 
         case .splitEquality:
             let candidates = system.constraints.indices.filter {
@@ -129,12 +125,8 @@ public enum MetamorphicOracle: String, Sendable, Hashable, Codable, CaseIterable
             lower.relation = .greaterThanOrEqual
             lower.id = nil
             s.constraints[index] = upper
-            s.constraints.insert(lower, at: index + 1)
-            s.rowScales = [:]
-            var mapping = identity
-            mapping.insert(index, at: index + 1)
-            return Transformed(oracle: self, system: s.avoidingDefaultNameCollisions(), originalIndex: mapping,
-                               frames: .identical, description: "split \(system.constraintName(index)) into <= and >=")
+            return inserting(lower, after: index, into: s, identity: identity,
+                             description: "split \(system.constraintName(index)) into <= and >=")
 
         case .relabelPriorities:
             let levels = system.optionalLevels
@@ -170,6 +162,20 @@ public enum MetamorphicOracle: String, Sendable, Hashable, Codable, CaseIterable
             return Transformed(oracle: self, system: s, originalIndex: identity + [nil], frames: .identical,
                                description: "added \(s.constraintLine(s.constraints[s.constraints.count - 1])), implied by \(system.constraintName(index))")
         }
+    }
+
+    /// `system` with `constraint` inserted after constraint `index`, which it derives from:
+    /// both map back to the original's `index`; row scales are dropped (they are indexed by
+    /// position), and the frames must not change.
+    private func inserting(_ constraint: Constraint, after index: Int, into system: ConstraintSystem,
+                           identity: [Int?], description: String) -> Transformed {
+        var s = system
+        s.constraints.insert(constraint, at: index + 1)
+        s.rowScales = [:]
+        var mapping = identity
+        mapping.insert(index, at: index + 1)
+        return Transformed(oracle: self, system: s.avoidingDefaultNameCollisions(), originalIndex: mapping,
+                           frames: .identical, description: description)
     }
 
     private static func pick(_ candidates: [Int], _ random: inout SeededGenerator) -> Int? {

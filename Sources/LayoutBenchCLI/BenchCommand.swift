@@ -50,8 +50,7 @@ struct BenchCommand: ParsableCommand {
             answers only the first passes that fit its time limit, and says so. See docs/runner.md.
             """)
 
-    @Option(help: "Comma-separated backends, or all.")
-    var backend: String = "all"
+    @OptionGroup var selection: BackendSelection
 
     @Option(help: "The suite: standard, quick (sizes 10 to 1,000, fewer repetitions), apps (real apps' layouts from --corpus) or sequences (update sequences, per pass).")
     var suite: String = "standard"
@@ -74,17 +73,13 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Timed repetitions per row (after the warm-up).")
     var repetitions: Int?
 
-    @Option(help: "Worker threads (default: the number of cores; 1 gives the quietest timings).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
 
     @Option(help: "The folder for report.json (default: Reports/<timestamp>).")
     var out: String?
 
     @Option(help: "A previous bench report.json to compare with.")
     var baseline: String?
-
-    @Flag(help: "No progress on stderr.")
-    var quiet = false
 
     @OptionGroup var history: HistoryOptions
 
@@ -94,12 +89,11 @@ struct BenchCommand: ParsableCommand {
         if suite != "sequences", steps != nil { throw ValidationError("--steps is for --suite sequences") }
         if let steps, !(1...100_000).contains(steps) { throw ValidationError("--steps takes 1 to 100,000") }
         if corpus != nil && suite != "apps" { throw ValidationError("--corpus is for --suite apps") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
     }
 
     func run() throws {
-        let backends = try BackendRegistry.select(backend)
+        let backends = try selection.chosen()
         if self.suite == "sequences" { return try runSequences(backends) }
         var suite = quick || self.suite == "quick" ? BenchSuite.quick : BenchSuite.standard
         var apps: AppSuite?
@@ -128,11 +122,11 @@ struct BenchCommand: ParsableCommand {
         if let repetitions { suite.repetitions = repetitions }
         let baselineReport = try baseline.map(Self.loadBench)
         stopOnInterrupt()
-        let display = ProgressDisplay(enabled: !quiet)
-        let report = try BenchRunner(suite: suite, backends: backends, jobs: jobs).run(
+        let display = workers.progressDisplay()
+        let report = try BenchRunner(suite: suite, backends: backends, jobs: workers.jobs).run(
             machine: MachineFacts.current(toolVersion: toolVersion),
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
-            progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
+            progress: display.update)
         display.finish()
         try finish(report, baseline: baselineReport) {
             if let apps {
@@ -154,13 +148,13 @@ struct BenchCommand: ParsableCommand {
         if let steps { suite.steps = steps }
         let baselineReport = try baseline.map(Self.loadBench)
         stopOnInterrupt()
-        let display = ProgressDisplay(enabled: !quiet)
+        let display = workers.progressDisplay()
         let report: BenchReport
         do {
             report = try suite.run(
-                backends: backends, jobs: jobs, machine: MachineFacts.current(toolVersion: toolVersion),
+                backends: backends, jobs: workers.jobs, machine: MachineFacts.current(toolVersion: toolVersion),
                 shouldStop: { interruptRequested.load(ordering: .relaxed) },
-                progress: { p in display.update(completed: p.completed, total: p.total, text: p.current) })
+                progress: display.update)
         } catch let error as CampaignError {
             display.finish()
             printError("\(error)")

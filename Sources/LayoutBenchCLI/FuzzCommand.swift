@@ -62,8 +62,7 @@ struct FuzzCommand: ParsableCommand {
             regenerates a case (add --steps N for a seed-updates:PATH case). See docs/fuzzing.md.
             """)
 
-    @Option(help: "The campaign seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
     @Option(help: "The campaign's number of cases (indices 0..<C, shared out among shards).")
     var cases: Int?
@@ -71,8 +70,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds (0 < S <= 30 days).")
     var time: Seconds?
 
-    @Option(help: "Comma-separated backends under test, or all.")
-    var backend: String = "all"
+    @OptionGroup var selection: BackendSelection
 
     @Option(help: "Comma-separated generator families (default: every family but the 10^4+ view ones).")
     var families: String?
@@ -101,8 +99,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "The shard count N, for JOB_COMPLETION_INDEX (Kubernetes) or Slurm arrays without SLURM_ARRAY_TASK_COUNT.")
     var shards: Int?
 
-    @Option(help: "Worker threads (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
 
     @Flag(inversion: .prefixedNo, help: "Run cases in child worker processes, so traps and hangs become findings.")
     var isolate = true
@@ -130,9 +127,6 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Fail (exit status 1) only for wrong findings in these history states (new, back, open), e.g. new,back; replaces the default failure on any wrong finding.")
     var failOn: String?
 
-    @Flag(help: "No progress on stderr.")
-    var quiet = false
-
     @Flag(inversion: .prefixedNo, help: "Exit with status 1 when the campaign holds wrong findings.")
     var failOnWrong = true
 
@@ -143,7 +137,6 @@ struct FuzzCommand: ParsableCommand {
         if let cases, cases < 0 { throw ValidationError("--cases must not be negative") }
         if minSize < 1 || maxSize < minSize { throw ValidationError("need 1 <= --min-size <= --max-size") }
         if perSignature < 1 { throw ValidationError("--per-signature must be at least 1") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         if let seeds {
             // The run's repros are .layout files: inside the seeds they would become seeds.
@@ -156,7 +149,7 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
-        let backends = try BackendRegistry.select(backend)
+        let backends = try selection.chosen()
         var familyNames = seeds != nil && families == nil ? [] : try FamilySelection.parse(families).map(\.name)
         let seedFolder = try seeds.map(SeedSelection.load)
         familyNames += seedFolder?.seeds.map(\.name) ?? []
@@ -169,7 +162,7 @@ struct FuzzCommand: ParsableCommand {
             throw ExitStatus.invalidInput
         }
         var spec = CampaignSpec(
-            seed: seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
+            seed: seeding.seed, families: familyNames, minSize: minSize, maxSize: maxSize, backends: backends.map(\.name),
             budgetSeconds: solveTimeout.value, reduce: !noReduce, perSignature: perSignature)
         if let sequences {
             spec.sequenceFamilies = try SequenceFamilySelection.parse(sequences).map(\.name)
@@ -181,15 +174,18 @@ struct FuzzCommand: ParsableCommand {
         spec.seedsDigest = seedFolder?.digest
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = FuzzRunOptions(
-            spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: jobs,
+            spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: workers.jobs,
             isolation: isolate ? Isolation(executable: executable, caseTimeout: caseTimeout.duration) : nil,
             outDirectory: URL(fileURLWithPath: out), resume: resume)
         stopOnInterrupt()
-        let display = ProgressDisplay(enabled: !quiet, timeLimit: time?.duration)
+        let display = workers.progressDisplay(timeLimit: time?.duration)
         let runner = FuzzRunner(
             options: options, catalog: BackendRegistry.catalog,
             shouldStop: { interruptRequested.load(ordering: .relaxed) },
             progress: { p in
+                for finding in p.newFindings {
+                    display.show(finding.isWrong ? Tone.bad.wrap(finding.text, color: display.colored) : finding.text)
+                }
                 let rate = Double(p.completed) / max(p.elapsed.inSeconds, 1e-9)
                 display.update(completed: p.completed, total: p.total,
                                text: "\(p.occurrences) occurrences, \(p.stored) stored, \(String(format: "%.1f", rate)) cases/s")
@@ -201,6 +197,11 @@ struct FuzzCommand: ParsableCommand {
             display.finish()
             printError("\(error)")
             throw ExitStatus.invalidInput
+        } catch let error as CocoaError {
+            // The output folder cannot be written (not a folder, full, read-only): exit 1, named.
+            display.finish()
+            printError(fileErrorText(error, path: out))
+            throw ExitStatus.internalFailure
         } catch {
             display.finish()
             printError("fuzz failed: \(error)")

@@ -28,8 +28,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "About how many views each system has (1 to 1,000,000).")
     var size: Int = 10
 
-    @Option(name: .long, help: "The seed (a 64-bit unsigned integer).")
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
     @Option(name: .long, help: "How many cases per family; more than one derives a seed per case.")
     var count: Int = 1
@@ -94,7 +93,7 @@ struct GenerateCommand: ParsableCommand {
         }
         guard let out else {
             if let only = families.first {
-                print(generate(family: only, size: size, seed: seed).text, terminator: "")
+                print(generate(family: only, size: size, seed: seeding.seed).text, terminator: "")
             }
             return
         }
@@ -108,8 +107,8 @@ struct GenerateCommand: ParsableCommand {
         for family in families {
             for index in 0..<count {
                 let generated = count == 1
-                    ? generate(family: family, size: size, seed: seed)
-                    : generate(family: family, size: size, campaign: seed, index: UInt64(index))
+                    ? generate(family: family, size: size, seed: seeding.seed)
+                    : generate(family: family, size: size, campaign: seeding.seed, index: UInt64(index))
                 let url = directory.appendingPathComponent(generated.fileName)
                 do {
                     try Data(generated.text.utf8).write(to: url)
@@ -136,15 +135,15 @@ extension GenerateCommand {
             printError("\(seeds) has no seed \(name)")
             throw ExitStatus.invalidInput
         }
-        guard let generated = generateSequence(family: updates, base: base, size: size, steps: steps, seed: seed) else {
+        guard let generated = generateSequence(family: updates, base: base, size: size, steps: steps, seed: seeding.seed) else {
             printError("\(baseName): the mutated seed cannot start an update sequence")
             throw ExitStatus.invalidInput
         }
-        let text = "# regenerate: layoutbench generate --seeds SEEDS_DIR --family \(name) --size \(size) --seed \(seed) --steps \(steps)\n"
+        let text = "# regenerate: layoutbench generate --seeds SEEDS_DIR --family \(name) --size \(size) --seed \(seeding.seed) --steps \(steps)\n"
             + "# \(generated.sequence.passCount) passes, \(generated.sequence.stepCount) steps\n" + generated.sequence.canonicalText
         guard let out else { return print(text, terminator: "") }
         let url = URL(fileURLWithPath: out, isDirectory: true)
-            .appendingPathComponent(GeneratedCase.fileName(family: name, size: size, seed: seed))
+            .appendingPathComponent(GeneratedCase.fileName(family: name, size: size, seed: seeding.seed))
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)

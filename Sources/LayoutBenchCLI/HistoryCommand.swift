@@ -253,9 +253,7 @@ struct HistoryFindingsCommand: ParsableCommand {
                 Entry(signature: $0.signature, state: $0.state.rawValue, verdict: $0.latestFinding?.verdict ?? ($0.isWrong ? "wrong" : "-"),
                       backend: $0.backend, firstSeen: $0.firstSeen, lastSeen: $0.lastSeen, runsSeen: $0.runsSeen, replay: $0.replayCommand)
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            try printJSON(entries)
         case .text:
             if chosen.isEmpty { print("no findings in \(timeline.runs.count) recorded fuzz runs") }
             for entry in chosen {
@@ -282,9 +280,7 @@ struct HistoryStepsCommand: ParsableCommand {
         let steps = try HistoryFile.checked { () throws(HistoryError) in try history.steps(detector: StepDetector()) }
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(steps), as: UTF8.self))
+            try printJSON(steps)
         case .text:
             if steps.isEmpty { print("no steps") }
             for step in steps {

@@ -8,7 +8,8 @@ import SolverBenchmarks
 extension IncrementalBenchCommand {
     /// `--sequences`: per-step latency of the float backend's incremental path over long
     /// update sequences, beside a from-scratch float solve of the same passes and, with
-    /// `--kiwi`, kiwisolver given the same row-level steps.
+    /// `--kiwi`, kiwisolver given the same row-level steps and the float core given those
+    /// row steps too (the same work on both sides: no step replay, lowering or §5.1 walk).
     func runSequences(_ names: String) throws {
         let families = names == "all" ? SequenceFamilies.all : try names.split(separator: ",").map { name in
             guard let family = SequenceFamilies.named(name.trimmingCharacters(in: .whitespaces)) else {
@@ -22,7 +23,7 @@ extension IncrementalBenchCommand {
         if kiwi { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         defer { if kiwi { try? FileManager.default.removeItem(at: directory) } }
         print("per pass (one step each for most families), µs: p50 / p99 / max; from scratch: float CassowaryBackend on sampled passes, mean")
-        print("family              views constraints passes | float incremental p50/p99/max | scratch ms | scratch/p50 | kiwi p50/p99/max | kiwi/float p50 | storage first→last | RSS MB first→last")
+        print("family              views constraints passes | float incremental p50/p99/max | scratch ms | scratch/p50 | kiwi p50/p99/max | kiwi/float p50 | float row steps p50/p99/max | kiwi/rows p50 | storage first→last | RSS MB first→last | pivots | p50 first→last tenth")
         for family in families {
             for size in sizeList {
                 guard let generated = generateSequence(family: family, base: baseFamily, size: size, steps: steps, seed: seed) else {
@@ -42,15 +43,20 @@ extension IncrementalBenchCommand {
                     let file = directory.appendingPathComponent("\(family.name)-\(size).json")
                     try KiwiBridge.encode(KiwiBridge.SequenceDocument(name: family.name, rowSteps: measurement.rowSteps))
                         .write(to: file, options: .atomic)
+                    // The float core on kiwi's own input: the same row steps, values read into an array.
+                    let rows = Percentiles(try SequenceBenchmark.rowStepSeconds(measurement.rowSteps).seconds)
                     if let result = try runKiwi(file), let seconds = result.passSeconds, seconds.count > 1 {
                         let k = Percentiles(Array(seconds.dropFirst()))
                         line += " | " + pad(k.text + (result.timedOut ? " (timeout)" : ""), 16)
-                        line += " | " + pad(String(format: "%.1f×", k.p50 / max(float.p50, 1e-12)), 14, right: true)
+                        line += " | " + pad(String(format: "%.2f×", k.p50 / max(float.p50, 1e-12)), 14, right: true)
+                        line += " | " + pad(rows.text, 27)
+                        line += " | " + pad(String(format: "%.2f×", k.p50 / max(rows.p50, 1e-12)), 13, right: true)
                     } else {
                         line += " | " + pad("failed", 16) + " | " + pad("-", 14, right: true)
+                        line += " | " + pad(rows.text, 27) + " | " + pad("-", 13, right: true)
                     }
                 } else {
-                    line += " | " + pad("-", 16) + " | " + pad("-", 14, right: true)
+                    line += " | " + pad("-", 16) + " | " + pad("-", 14, right: true) + " | " + pad("-", 27) + " | " + pad("-", 13, right: true)
                 }
                 if let first = measurement.storage.first, let last = measurement.storage.last {
                     line += " | \(first.storage)→\(last.storage)"
@@ -59,6 +65,13 @@ extension IncrementalBenchCommand {
                     }
                 }
                 line += String(format: " | %.1f pivots/pass", Double(measurement.pivots) / Double(max(measurement.passSeconds.count, 1)))
+                // Drift: the median pass of the first and of the last tenth of the run.
+                let tenth = measurement.passSeconds.count / 10
+                if tenth > 0 {
+                    let first = Percentiles(Array(measurement.passSeconds.prefix(tenth))).p50
+                    let last = Percentiles(Array(measurement.passSeconds.suffix(tenth))).p50
+                    line += " | p50 first→last tenth \(Percentiles.micro(first))→\(Percentiles.micro(last))"
+                }
                 if measurement.unsatisfiablePasses > 0 { line += "  (\(measurement.unsatisfiablePasses) passes unsatisfiable)" }
                 print(line)
             }
@@ -80,5 +93,10 @@ struct Percentiles {
         max = sorted.last ?? 0
     }
 
-    var text: String { String(format: "%.1f / %.1f / %.1f", p50 * 1e6, p99 * 1e6, max * 1e6) }
+    /// µs, two decimals below 10 µs (a pass at 10 views takes well under one).
+    var text: String { "\(Self.micro(p50)) / \(Self.micro(p99)) / \(Self.micro(max))" }
+
+    static func micro(_ seconds: Double) -> String {
+        String(format: seconds < 1e-5 ? "%.2f" : "%.1f", seconds * 1e6)
+    }
 }

@@ -100,3 +100,11 @@ enum ExitStatus {
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
+
+/// Prints `value` as JSON on stdout the way the tool's documents are written: keys sorted,
+/// indented, slashes left as they are (stable for diffs and `jq`).
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

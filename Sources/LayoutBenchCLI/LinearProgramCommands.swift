@@ -185,8 +185,7 @@ struct SolveLPCommand: ParsableCommand {
     @Option(help: "exact, esolver, glpsol (glpsol --exact) or highs.")
     var backend: String = "exact"
 
-    @Option(help: "Give up after this many seconds.")
-    var timeLimit = Seconds(600)
+    @OptionGroup var limit: LPTimeLimit
 
     @Option(help: "A .solu file of published optima to judge the answer against.")
     var solu: String?
@@ -201,9 +200,9 @@ struct SolveLPCommand: ParsableCommand {
         var record: LPSolveRecord
         if let solver = OutsideLPSolver(rawValue: backend) {
             _ = try readProgram(file)
-            record = try LPSolveRecord.outside(solver, problemName(file), file: file, timeLimit: timeLimit)
+            record = try LPSolveRecord.outside(solver, problemName(file), file: file, timeLimit: limit.timeLimit)
         } else {
-            record = LPSolveRecord.exact(problemName(file), try readProgram(file), timeLimit: timeLimit)
+            record = LPSolveRecord.exact(problemName(file), try readProgram(file), timeLimit: limit.timeLimit)
         }
         print("status \(record.status)")
         if let objective = record.objective { print("objective \(objective)") }
@@ -246,8 +245,7 @@ struct BenchNetlibCommand: ParsableCommand {
     @Option(help: "Comma-separated backends: exact, esolver, glpsol, highs (those installed).")
     var backend: String = "exact,esolver"
 
-    @Option(help: "Seconds per problem and backend.")
-    var timeLimit = Seconds(600)
+    @OptionGroup var limit: LPTimeLimit
 
     @Option(help: "Write the records as JSON here (written atomically).")
     var json: String?
@@ -293,13 +291,13 @@ struct BenchNetlibCommand: ParsableCommand {
                 if let solver = OutsideLPSolver(rawValue: solverName) {
                     guard solver.executable != nil else { continue }
                     do {
-                        record = try LPSolveRecord.outside(solver, name, file: file, timeLimit: timeLimit)
+                        record = try LPSolveRecord.outside(solver, name, file: file, timeLimit: limit.timeLimit)
                     } catch {
                         printError("\(name) \(solverName): \(error)")
                         continue
                     }
                 } else {
-                    record = LPSolveRecord.exact(name, lp, timeLimit: timeLimit)
+                    record = LPSolveRecord.exact(name, lp, timeLimit: limit.timeLimit)
                 }
                 record.judge(against: optima[name])
                 printError("\(name) \(solverName): \(record.status) \(record.verdict ?? "") \(String(format: "%.2f", record.seconds)) s, \(record.pivots.map(String.init) ?? "?") pivots")

@@ -25,11 +25,10 @@ struct PrintCommand: ParsableCommand {
     @Option(help: "layout (canonical text) or json.")
     var format: Format = .layout
 
-    @Option(help: "runtime (V1–V5) or guide (adds V6).")
-    var rules: ValidationRules = .runtime
+    @OptionGroup var validation: ValidationRulesOption
 
     func run() throws {
-        let sequence = try InputFile.sequenceOrExit(at: file, rules: rules)
+        let sequence = try InputFile.sequenceOrExit(at: file, rules: validation.rules)
         switch format {
         case .layout:
             print(sequence.canonicalText, terminator: "")

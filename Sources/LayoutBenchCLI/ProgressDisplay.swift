@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import Runner
 import Synchronization
 
@@ -41,6 +42,30 @@ final class ProgressDisplay: Sendable {
         } else {
             printError("[\(count)] \(estimate); \(text)")
         }
+    }
+
+    /// Whether lines may carry colour: on a terminal, unless NO_COLOR is set.
+    var colored: Bool { isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+
+    /// A result that has just come in (a bench row, a new finding) on a line of its own:
+    /// above the bar on a terminal, which the next update draws again at once.
+    func show(_ line: String) {
+        guard enabled else { return }
+        lastLine.withLock { last in
+            if isTerminal {
+                FileHandle.standardError.write(Data(("\r" + line.padding(toLength: max(line.count, 100), withPad: " ", startingAt: 0) + "\n").utf8))
+                last = nil
+            } else {
+                printError(line)
+            }
+        }
+    }
+
+    /// A bench's progress: the row that has just finished (``BenchTable/line(_:color:)``),
+    /// then the bar or line.
+    func update(_ progress: BenchProgress) {
+        if let row = progress.finished { show(BenchTable.line(row, color: colored)) }
+        update(completed: progress.completed, total: progress.total, text: progress.current)
     }
 
     func finish() {

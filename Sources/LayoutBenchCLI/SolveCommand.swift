@@ -35,8 +35,7 @@ struct SolveCommand: ParsableCommand {
     @Flag(help: "Give frames in the root's coordinates instead of the parent's.")
     var global = false
 
-    @Option(help: "runtime (V1–V5) or guide (adds V6).")
-    var rules: ValidationRules = .runtime
+    @OptionGroup var validation: ValidationRulesOption
 
     @Option(help: "Stop after this many iterations (pivots or row operations).")
     var maxIterations: Int?
@@ -59,7 +58,7 @@ struct SolveCommand: ParsableCommand {
             printError("unknown backend '\(backend)'; choose one of: \(BackendRegistry.names)")
             throw ExitStatus.invalidInput
         }
-        let sequence = try InputFile.sequenceOrExit(at: file, rules: rules)
+        let sequence = try InputFile.sequenceOrExit(at: file, rules: validation.rules)
         let passCount = sequence.passCount
         func label(_ pass: Int) -> String { passCount > 1 ? "\(file): pass \(pass + 1)" : file }
         if certificateOut != nil && passCount > 1 {
@@ -139,9 +138,7 @@ struct SolveCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let data = try encoder.encode(certificate)
-            if let certificateOut {
-                try data.write(to: URL(fileURLWithPath: certificateOut), options: .atomic)
-            }
+            if let certificateOut { try Self.writeCertificate(data, to: certificateOut) }
             guard certified.solution.status != .budgetExceeded else { return (certified, nil) }
             return (certified, CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution))
         } catch let exit as ExitCode {
@@ -155,6 +152,33 @@ struct SolveCommand: ParsableCommand {
             printError("\(label): \(error)")
             throw ExitStatus.internalFailure
         }
+    }
+
+    /// Writes the certificate atomically (temporary file, then rename) to a regular file,
+    /// and straight through to a device or pipe (`/dev/stdout`): renaming over those replaced
+    /// the device node itself with a file, so `/dev/full` reported success. A failed write
+    /// names the file and exits 1.
+    static func writeCertificate(_ data: Data, to path: String) throws {
+        do {
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            if let type, type != .typeRegular, type != .typeSymbolicLink || !isRegularTarget(path) {
+                guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+                defer { try? handle.close() }
+                try handle.write(contentsOf: data)
+            } else {
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+        } catch {
+            printError("cannot write the certificate: " + fileErrorText(error, path: path))
+            throw ExitStatus.internalFailure
+        }
+    }
+
+    /// Whether a symbolic link ends at a regular file (or at nothing yet).
+    private static func isRegularTarget(_ path: String) -> Bool {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else { return true }
+        return type == .typeRegular
     }
 
     /// The frames as exact rational strings, when the backend computed exactly.

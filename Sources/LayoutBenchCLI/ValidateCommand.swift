@@ -15,14 +15,13 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The .layout files (or JSON forms) to check.")
     var files: [String]
 
-    @Option(help: "runtime (V1–V5, what UIKit enforces) or guide (adds V6: position attributes take multiplier 1).")
-    var rules: ValidationRules = .runtime
+    @OptionGroup var validation: ValidationRulesOption
 
     func run() throws {
         var invalid = 0
         for path in files {
             do {
-                let sequence = try InputFile.sequence(at: path, rules: rules)
+                let sequence = try InputFile.sequence(at: path, rules: validation.rules)
                 let system = sequence.initial
                 let passes = sequence.passCount > 1 ? ", \(sequence.passCount) passes, \(sequence.stepCount) steps" : ""
                 print("\(path): ok (\(system.viewCount) views, \(system.constraints.count) constraints\(passes))")

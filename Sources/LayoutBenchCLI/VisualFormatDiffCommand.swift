@@ -13,8 +13,7 @@ struct VisualFormatDiffCommand: ParsableCommand {
     @Option(help: "How many lines to generate.")
     var lines: Int = 10_000
 
-    @Option(help: "The generator's seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
     @Option(help: "Write the reduced disagreements to this file, one JSON object a line.")
     var out: String?
@@ -40,7 +39,7 @@ struct VisualFormatDiffCommand: ParsableCommand {
             throw ExitStatus.unsupported
         }
         defer { gtk.close() }
-        let report = VisualFormatDifferential(lines: lines, seed: seed).run(gtk: gtk)
+        let report = VisualFormatDifferential(lines: lines, seed: seeding.seed).run(gtk: gtk)
         print(report.table, terminator: "")
         if let out {
             do {

@@ -117,16 +117,20 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// One side of a constraint: an item's attribute.
-public struct AttributeReference: Sendable, Hashable, Codable {
-    public var item: ItemIndex
+/// One side of a constraint: an item's attribute, the item given by `Reference` (its index
+/// in a system, or its name in an update step).
+public struct ItemAttribute<Reference: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
+    public var item: Reference
     public var attribute: Attribute
 
-    public init(item: ItemIndex, attribute: Attribute) {
+    public init(item: Reference, attribute: Attribute) {
         self.item = item
         self.attribute = attribute
     }
 }
+
+/// One side of a constraint in a system: the item by its index.
+public typealias AttributeReference = ItemAttribute<ItemIndex>
 
 /// Where a constraint came from. Not part of a constraint's identity: a VFL-generated
 /// constraint printed as a plain constraint line reads back as the same constraint.

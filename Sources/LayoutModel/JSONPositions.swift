@@ -105,49 +105,51 @@ struct JSONPositions: Sendable {
             }
         }
 
+        /// Reads an object's members or an array's elements, from its opening bracket (next)
+        /// to `close` and past it: each entry by `entry`, which starts after white space.
+        mutating func entries(
+            closedBy close: Unicode.Scalar, depth: Int, _ entry: (inout Reader) throws(LayoutError) -> Void
+        ) throws(LayoutError) {
+            guard depth < JSONPositions.maximumDepth else { throw error("JSON nested deeper than \(JSONPositions.maximumDepth) levels") }
+            advance()
+            skipWhitespace()
+            if peek == UInt8(ascii: close) { advance(); return }
+            while true {
+                skipWhitespace()
+                try entry(&self)
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") { advance(); continue }
+                guard peek == UInt8(ascii: close) else { throw error("expected ',' or '\(close)'") }
+                advance()
+                return
+            }
+        }
+
         mutating func value(depth: Int) throws(LayoutError) -> Node {
             let start = location
             guard let b = peek else { throw error("expected a JSON value, found the end of the text") }
             switch b {
             case UInt8(ascii: "{"):
-                guard depth < JSONPositions.maximumDepth else { throw error("JSON nested deeper than \(JSONPositions.maximumDepth) levels") }
-                advance()
                 var members: [(key: String, value: Node)] = []
                 var keys = Set<String>()
-                skipWhitespace()
-                if peek == UInt8(ascii: "}") { advance(); return .object(start, members) }
-                while true {
-                    skipWhitespace()
-                    let keyLocation = location
-                    guard peek == UInt8(ascii: "\"") else { throw error("expected a key (a string)") }
-                    let key = try string()
-                    guard keys.insert(key).inserted else { throw error("duplicate key '\(key)'", at: keyLocation) }
-                    skipWhitespace()
-                    guard peek == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
-                    advance()
-                    skipWhitespace()
-                    members.append((key, try value(depth: depth + 1)))
-                    skipWhitespace()
-                    if peek == UInt8(ascii: ",") { advance(); continue }
-                    guard peek == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
-                    advance()
-                    return .object(start, members)
+                try entries(closedBy: "}", depth: depth) { (r: inout Reader) throws(LayoutError) in
+                    let keyLocation = r.location
+                    guard r.peek == UInt8(ascii: "\"") else { throw r.error("expected a key (a string)") }
+                    let key = try r.string()
+                    guard keys.insert(key).inserted else { throw r.error("duplicate key '\(key)'", at: keyLocation) }
+                    r.skipWhitespace()
+                    guard r.peek == UInt8(ascii: ":") else { throw r.error("expected ':' after the key") }
+                    r.advance()
+                    r.skipWhitespace()
+                    members.append((key, try r.value(depth: depth + 1)))
                 }
+                return .object(start, members)
             case UInt8(ascii: "["):
-                guard depth < JSONPositions.maximumDepth else { throw error("JSON nested deeper than \(JSONPositions.maximumDepth) levels") }
-                advance()
                 var elements: [Node] = []
-                skipWhitespace()
-                if peek == UInt8(ascii: "]") { advance(); return .array(start, elements) }
-                while true {
-                    skipWhitespace()
-                    elements.append(try value(depth: depth + 1))
-                    skipWhitespace()
-                    if peek == UInt8(ascii: ",") { advance(); continue }
-                    guard peek == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
-                    advance()
-                    return .array(start, elements)
+                try entries(closedBy: "]", depth: depth) { (r: inout Reader) throws(LayoutError) in
+                    elements.append(try r.value(depth: depth + 1))
                 }
+                return .array(start, elements)
             case UInt8(ascii: "\""):
                 _ = try string()
             case UInt8(ascii: "t"): try expect("true")

@@ -102,9 +102,9 @@ public struct SequenceReplay: Sendable {
     }
 
     func lookUpConstraint(_ name: String) -> ConstraintLookup {
-        var number = numberOfID[name]
+        var number = numberOfID.isEmpty ? nil : numberOfID[name]
         var hint = ""
-        if number == nil, let n = ConstraintSystem.defaultNameIndex(name).map({ $0 + 1 }), n <= addedConstraints {
+        if number == nil, let n = Self.defaultNumber(name), n <= addedConstraints {
             if let named = idOfNumber[n] {
                 hint = "; constraint \(n) has the ID '\(named.id)' and no default name"
             } else {
@@ -113,6 +113,23 @@ public struct SequenceReplay: Sendable {
         }
         guard let number else { return .unknown(hint: hint) }
         return index(ofNumber: number).map { .live($0) } ?? .removed
+    }
+
+    /// The number N of a default name `c<N>` (``ConstraintSystem/defaultNameIndex(_:)`` + 1),
+    /// read from the bytes; nil for any other name and for numbers of 19 digits or more (no
+    /// replay adds that many constraints). A step names its constraint on every pass: the
+    /// generic integer parse and the round trip through a string were most of a drag step.
+    static func defaultNumber(_ name: String) -> Int? {
+        var name = name
+        return name.withUTF8 { bytes -> Int? in
+            guard bytes.count >= 2, bytes.count <= 19, bytes[0] == UInt8(ascii: "c"), bytes[1] != UInt8(ascii: "0") else { return nil }
+            var number = 0
+            for byte in bytes[1...] {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+                number = number &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+            }
+            return number
+        }
     }
 
     /// The index of the constraint named `name` (ID or default name), or an error at `location`.
@@ -173,17 +190,30 @@ public struct SequenceReplay: Sendable {
     /// Applies one step and reports what changed. On error, nothing changes.
     @discardableResult
     public mutating func apply(_ step: UpdateStep) throws(LayoutError) -> [SystemChange] {
-        let changes: [SystemChange]
-        let source = step.source
-        switch step.action {
-        case .setConstant(let name, let value): changes = try setConstant(name, value, source)
-        case .setIntrinsic(let name, let size): changes = try setIntrinsic(name, size, source)
-        case .setPriority(let name, let priority): changes = try setPriority(name, priority, source)
-        case .setRootSize(let width, let height): changes = try setRootSize(width, height, source)
-        case .removeConstraint(let name): changes = try removeConstraint(name, source)
-        case .removeView(let name): changes = try removeView(name, source)
-        case .addView(let view): changes = try addView(view, source)
-        case .addConstraint(let constraint): changes = try addConstraint(constraint, source)
+        var changes: [SystemChange] = []
+        try apply(step, appendingTo: &changes)
+        return changes
+    }
+
+    /// Applies one step and appends what changed to `changes` (a buffer an incremental
+    /// backend keeps across steps: no array is made per step). On error, nothing changes,
+    /// `changes` included.
+    public mutating func apply(_ step: UpdateStep, appendingTo changes: inout [SystemChange]) throws(LayoutError) {
+        let count = changes.count
+        do throws(LayoutError) {
+            switch step.action {
+            case .setConstant(let name, let value): try setConstant(name, value, step.source, &changes)
+            case .setIntrinsic(let name, let size): try setIntrinsic(name, size, step.source, &changes)
+            case .setPriority(let name, let priority): try setPriority(name, priority, step.source, &changes)
+            case .setRootSize(let width, let height): try setRootSize(width, height, step.source, &changes)
+            case .removeConstraint(let name): try removeConstraint(name, step.source, &changes)
+            case .removeView(let name): try removeView(name, step.source, &changes)
+            case .addView(let view): try addView(view, step.source, &changes)
+            case .addConstraint(let constraint): try addConstraint(constraint, step.source, &changes)
+            }
+        } catch {
+            changes.removeSubrange(count...)
+            throw error
         }
         #if DEBUG
         // Every step on systems of a usual size; on large ones (the check walks the whole
@@ -191,7 +221,6 @@ public struct SequenceReplay: Sendable {
         appliedSteps += 1
         if current.constraints.count + current.items.count <= 4_096 || appliedSteps % 64 == 0 { _checkInvariants() }
         #endif
-        return changes
     }
 
     /// Every explicit ID that takes another constraint's default name `c<N>` (constraint N
@@ -223,20 +252,23 @@ public struct SequenceReplay: Sendable {
         return "view '\(current.items[role.item].name)''s \(role.isHug ? "content hugging" : "compression resistance")"
     }
 
-    private mutating func setConstant(_ name: String, _ value: NumericLiteral, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func setConstant(_ name: String, _ value: NumericLiteral, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let index = try constraintIndex(named: name, at: source?.target)
-        let constraint = current.constraints[index]
-        if constraint.origin == .intrinsic {
+        // Field by field, no copy of the constraint and no array for the check: a drag
+        // step is this and nothing else.
+        if current.constraints[index].origin == .intrinsic {
+            let constraint = current.constraints[index]
             throw error(
                 "'\(name)' is \(intrinsicDescription(constraint)); its constant follows the intrinsic size (set \(current.items[constraint.first.item].name) intrinsic W H)",
                 .invalidUpdate, at: source?.target)
         }
-        try checkRepresentable([(value, source?.value(0))])
+        if !value.isRepresentable { try checkRepresentable([(value, source?.value(0))]) }
+        let old = current.constraints[index].constant
         current.constraints[index].constant = value
-        return [.constantChanged(index: index, from: constraint.constant, to: value)]
+        changes.append(.constantChanged(index: index, from: old, to: value))
     }
 
-    private mutating func setPriority(_ name: String, _ priority: Priority, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func setPriority(_ name: String, _ priority: Priority, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let index = try constraintIndex(named: name, at: source?.target)
         let constraint = current.constraints[index]
         try checkRepresentable([(priority.value, source?.value(0))])
@@ -262,18 +294,18 @@ public struct SequenceReplay: Sendable {
                 current.items[role.item].resistance[role.axis] = priority
             }
         }
-        return [.priorityChanged(index: index, from: constraint.priority, to: priority)]
+        changes.append(.priorityChanged(index: index, from: constraint.priority, to: priority))
     }
 
-    private mutating func setRootSize(_ width: NumericLiteral, _ height: NumericLiteral, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func setRootSize(_ width: NumericLiteral, _ height: NumericLiteral, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         try checkRepresentable([(width, source?.value(0)), (height, source?.value(1))])
         let frame = current.root.frame ?? [.zero, .zero, .zero, .zero]
         current.setRootFrame([frame[0], frame[1], width, height])
-        return [.rootResized(
-            from: AxisPair(horizontal: frame[2], vertical: frame[3]), to: AxisPair(horizontal: width, vertical: height))]
+        changes.append(.rootResized(
+            from: AxisPair(horizontal: frame[2], vertical: frame[3]), to: AxisPair(horizontal: width, vertical: height)))
     }
 
-    private mutating func removeConstraint(_ name: String, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func removeConstraint(_ name: String, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let index = try constraintIndex(named: name, at: source?.target)
         let constraint = current.constraints[index]
         if constraint.origin == .intrinsic {
@@ -283,10 +315,10 @@ public struct SequenceReplay: Sendable {
                 .invalidUpdate, at: source?.target)
         }
         removeConstraints(at: [index])
-        return [.constraintsRemoved([index])]
+        changes.append(.constraintsRemoved([index]))
     }
 
-    private mutating func removeView(_ name: String, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func removeView(_ name: String, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let view = try itemIndex(named: name, at: source?.target)
         if view == 0 { throw error("the root cannot be removed", .invalidUpdate, at: source?.target) }
         // Parents come before their children, so one pass marks the subtree.
@@ -300,17 +332,15 @@ public struct SequenceReplay: Sendable {
             removed[current.constraints[i].first.item] || current.constraints[i].second.map { removed[$0.item] } == true
         }
         for item in items { intrinsicNumbers[itemSerials[item]] = nil }
-        var changes: [SystemChange] = []
         if !constraints.isEmpty {
             removeConstraints(at: constraints)
             changes.append(.constraintsRemoved(constraints))
         }
         removeItems(at: items)
         changes.append(.itemsRemoved(items))
-        return changes
     }
 
-    private mutating func addView(_ view: NewView, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func addView(_ view: NewView, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let at = source?.target ?? source?.start
         try checkNewItemName(view.name, at: at)
         let parent = try view.parent.map { (p) throws(LayoutError) in try itemIndex(named: p, at: source?.value(0) ?? at) } ?? 0
@@ -328,17 +358,16 @@ public struct SequenceReplay: Sendable {
         addedItems += 1
         itemSerials.append(addedItems - 1)
         serialOfName[item.name] = addedItems - 1
-        var changes: [SystemChange] = [.itemAdded(index)]
+        changes.append(.itemAdded(index))
         let generated = ConstraintSystem.intrinsicConstraints(of: item, at: index, source: at)
         if !generated.isEmpty {
             let range = appendConstraints(generated)
             recordIntrinsic(of: index, axes: [.horizontal, .vertical].filter { item.intrinsic[$0] != nil }, firstNumber: numbers(of: range).lowerBound)
             changes.append(.constraintsAppended(range))
         }
-        return changes
     }
 
-    private mutating func addConstraint(_ new: NewConstraint, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func addConstraint(_ new: NewConstraint, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let at = source?.start
         if new.origin == .intrinsic {
             throw error("an intrinsic constraint comes only with its view's intrinsic size", .invalidUpdate, at: at)
@@ -375,10 +404,10 @@ public struct SequenceReplay: Sendable {
             throw error(v.message, v.kind, at: v.location ?? at)
         }
         let range = appendConstraints([constraint], idLocation: new.idLocation)
-        return [.constraintsAppended(range)]
+        changes.append(.constraintsAppended(range))
     }
 
-    private mutating func setIntrinsic(_ name: String, _ size: AxisPair<NumericLiteral?>, _ source: StepSource?) throws(LayoutError) -> [SystemChange] {
+    private mutating func setIntrinsic(_ name: String, _ size: AxisPair<NumericLiteral?>, _ source: StepSource?, _ changes: inout [SystemChange]) throws(LayoutError) {
         let view = try itemIndex(named: name, at: source?.target)
         if view == 0 {
             throw error("the root has a fixed frame and no intrinsic size (set root W H)", .invalidUpdate, at: source?.target)
@@ -386,7 +415,6 @@ public struct SequenceReplay: Sendable {
         try checkRepresentable([(size.horizontal, source?.value(0)), (size.vertical, source?.value(1))].compactMap { v, l in v.map { ($0, l) } })
         let serial = itemSerials[view]
         var pairs = intrinsicNumbers[serial] ?? AxisPair(horizontal: nil, vertical: nil)
-        var changes: [SystemChange] = []
         var removedNumbers: [Int] = []
         var addedAxes: [Attribute.Axis] = []
         for axis in [Attribute.Axis.horizontal, .vertical] {
@@ -423,7 +451,6 @@ public struct SequenceReplay: Sendable {
             changes.append(.constraintsAppended(range))
         }
         if pairs.horizontal == nil && pairs.vertical == nil && addedAxes.isEmpty { intrinsicNumbers[serial] = nil }
-        return changes
     }
 
     // MARK: Storage
@@ -480,10 +507,10 @@ public struct SequenceReplay: Sendable {
             }
             namedFrom = firstRemoved
         }
-        let removed = RangeSet(indices, within: numbers)
+        let removed = Self.runs(of: indices)
         if !current.rowScales.isEmpty {
             var scales: [Int: NumericLiteral] = [:]
-            for (i, k) in current.rowScales where !removed.contains(i) {
+            for (i, k) in current.rowScales where !removed.contains(where: { $0.contains(i) }) {
                 scales[i - indices.prefix { $0 < i }.count] = k
             }
             current.rowScales = scales
@@ -492,14 +519,42 @@ public struct SequenceReplay: Sendable {
         Self.remove(removed, from: &numbers)
     }
 
-    /// Removes the elements at `ranges`: a few runs one at a time from the back (each a move
-    /// of what follows it, nothing copied or retained), many runs in one pass.
-    private static func remove<Element>(_ ranges: RangeSet<Int>, from array: inout [Element]) {
-        if ranges.ranges.count <= 16 {
-            for range in ranges.ranges.reversed() { array.removeSubrange(range) }
-        } else {
-            array.removeSubranges(ranges)
+    /// The runs of consecutive offsets in ascending `offsets`. (Not a `RangeSet`: building one
+    /// goes through the runtime's generic metadata, most of a rows-insert-delete step.)
+    private static func runs(of offsets: [Int]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        for offset in offsets {
+            if let last = runs.last, last.upperBound == offset {
+                runs[runs.count - 1] = last.lowerBound..<offset + 1
+            } else {
+                runs.append(offset..<offset + 1)
+            }
         }
+        return runs
+    }
+
+    /// Removes the elements at ascending, disjoint `runs`: a few one at a time from the back
+    /// (each a move of what follows it, nothing copied or retained), many in one pass.
+    private static func remove<Element>(_ runs: [Range<Int>], from array: inout [Element]) {
+        guard let first = runs.first else { return }
+        if runs.count <= 16 {
+            for range in runs.reversed() { array.removeSubrange(range) }
+            return
+        }
+        var write = first.lowerBound
+        var next = 0
+        var read = first.lowerBound
+        while read < array.count {
+            if next < runs.count && runs[next].lowerBound == read {
+                read = runs[next].upperBound
+                next += 1
+                continue
+            }
+            array.swapAt(write, read)
+            write += 1
+            read += 1
+        }
+        array.removeSubrange(write...)
     }
 
     /// Removes items (ascending indices, never the root) that no constraint names any more,
@@ -516,7 +571,7 @@ public struct SequenceReplay: Sendable {
                 newIndex[i] = i - next
             }
         }
-        let removed = RangeSet(indices, within: itemSerials)
+        let removed = Self.runs(of: indices)
         Self.remove(removed, from: &current.items)
         Self.remove(removed, from: &itemSerials)
         for i in firstRemoved..<current.items.count {

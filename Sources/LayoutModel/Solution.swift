@@ -101,20 +101,4 @@ public struct ResultDocument: Sendable, Hashable, Codable {
             conflict: solution.conflict.map(system.constraintName),
             exact: exactFrames.map { _ in ExactFrames(frames: exact) })
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case status, frames, objective, ambiguous, broken, conflict, exact, passes
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(status, forKey: .status)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(objective, forKey: .objective)
-        try c.encode(ambiguous, forKey: .ambiguous)
-        try c.encode(broken, forKey: .broken)
-        try c.encode(conflict, forKey: .conflict)
-        try c.encodeIfPresent(exact, forKey: .exact)
-        try c.encodeIfPresent(passes, forKey: .passes)
-    }
 }

@@ -61,26 +61,22 @@ public struct StepSource: Sendable, Hashable, Codable {
 }
 
 /// An item's attribute named by the item's name, as a step writes it.
-public struct NamedAttribute: Sendable, Hashable, Codable {
-    public var item: String
-    public var attribute: Attribute
+public typealias NamedAttribute = ItemAttribute<String>
 
-    public init(item: String, attribute: Attribute) {
-        self.item = item
-        self.attribute = attribute
-    }
-}
-
-/// A view declared between passes: a `view` line, with its parent by name.
+/// A view declared between passes: a `view` line, with its parent by name. Everything but
+/// the parent is an ``Item``'s declaration (whose `parent` and `frame` stay nil); its fields
+/// read through (`view.intrinsic`).
+@dynamicMemberLookup
 public struct NewView: Sendable, Hashable, Codable {
-    public var name: String
+    /// The view as declared, without its parent.
+    public var declaration: Item
     /// The parent's name; nil for the root.
     public var parent: String?
-    public var intrinsic: AxisPair<NumericLiteral?>
-    public var hugging: AxisPair<Priority>
-    public var resistance: AxisPair<Priority>
-    public var baselines: Baselines?
-    public var margins: Margins
+
+    public subscript<Field>(dynamicMember field: WritableKeyPath<Item, Field>) -> Field {
+        get { declaration[keyPath: field] }
+        set { declaration[keyPath: field] = newValue }
+    }
 
     public init(
         name: String, parent: String? = nil,
@@ -89,24 +85,22 @@ public struct NewView: Sendable, Hashable, Codable {
         resistance: AxisPair<Priority> = AxisPair(horizontal: .high, vertical: .high),
         baselines: Baselines? = nil, margins: Margins = .standard
     ) {
-        self.name = name
+        self.declaration = Item(
+            name: name, parent: nil, intrinsic: intrinsic, hugging: hugging, resistance: resistance,
+            baselines: baselines, margins: margins)
         self.parent = parent
-        self.intrinsic = intrinsic
-        self.hugging = hugging
-        self.resistance = resistance
-        self.baselines = baselines
-        self.margins = margins
     }
 
     /// The declaration of an existing item, its parent named by `parentName`.
     public init(_ item: Item, parentName: String?) {
-        self.init(
-            name: item.name, parent: parentName, intrinsic: item.intrinsic, hugging: item.hugging,
-            resistance: item.resistance, baselines: item.baselines, margins: item.margins)
+        declaration = item
+        declaration.parent = nil
+        declaration.frame = nil
+        parent = parentName
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, parent, intrinsic, hugging, resistance, baselines, margins
+        case parent
     }
 
     /// Decodes with the defaults of ``Item``'s JSON form; the parent is a name, absent for
@@ -116,11 +110,18 @@ public struct NewView: Sendable, Hashable, Codable {
         self.init(try Item(declarationFrom: decoder), parentName: try c.decodeIfPresent(String.self, forKey: .parent))
     }
 
+    /// Item's keys, the parent by name.
+    public func encode(to encoder: any Encoder) throws {
+        try declaration.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(parent, forKey: .parent)
+    }
+
     /// The item this declares, under the parent at `parent`.
     public func item(parent: ItemIndex) -> Item {
-        Item(
-            name: name, parent: parent, intrinsic: intrinsic, hugging: hugging, resistance: resistance,
-            baselines: baselines, margins: margins)
+        var item = declaration
+        item.parent = parent
+        return item
     }
 }
 

@@ -69,6 +69,17 @@ public enum BenchTable {
         return out
     }
 
+    /// One finished row as a line, for printing while the run goes on (the table comes at
+    /// the end): `form n=100 exact: optimal, p50 1.2 ms, p90 1.3 ms`, its noise flag after it.
+    /// With `color`, the status is green when optimal, red when failed or out of budget.
+    public static func line(_ r: BenchResult, color: Bool = false) -> String {
+        let tone: Tone = ["failed", "budgetExceeded"].contains(r.status) ? .bad : (r.status == "optimal" ? .good : .plain)
+        var line = "\(r.family) n=\(r.size) \(r.backend): \(tone.wrap(r.status, color: color))"
+        if let t = r.timing { line += ", p50 \(time(t.p50)), p90 \(time(t.p90))" }
+        if let noise = r.timing.flatMap(Self.noise) { line += " ⚠ " + noise }
+        return line
+    }
+
     /// Nanoseconds in a readable unit.
     public static func time(_ nanoseconds: Double) -> String {
         ReportFormat.duration(nanoseconds: nanoseconds)

@@ -115,28 +115,24 @@ public enum MarkdownReport {
         }
         lines.append("")
         let changed = comparison.rows.filter { $0.verdict != .unchanged }
-        if !changed.isEmpty {
-            lines.append("| | family | size | backend | status | p50 before | p50 after | Δ | threshold |")
-            lines.append("|:--|:--|--:|:--|:--|--:|--:|--:|--:|")
-            for row in changed {
+        lines += changedRows(
+            header: "| | family | size | backend | status | p50 before | p50 after | Δ | threshold |",
+            alignment: "|:--|:--|--:|:--|:--|--:|--:|--:|--:|",
+            changed.map { row in
                 let marker: String
                 switch row.verdict {
                 case .regression, .statusRegression: marker = "🔴 " + HTMLReport.verdictText(row)
                 case .improvement, .statusImprovement: marker = "🟢 " + HTMLReport.verdictText(row)
                 case .added, .removed, .unchanged: marker = HTMLReport.verdictText(row)
                 }
-                let status = HTMLReport.statusText(row)
-                let cells = [
-                    marker, c(row.family), String(row.size), c(row.backend), c(status),
+                return [
+                    marker, c(row.family), String(row.size), c(row.backend), c(HTMLReport.statusText(row)),
                     row.baseline?.timing.map { ReportFormat.duration(nanoseconds: $0.p50) } ?? ReportFormat.missing,
                     row.current?.timing.map { ReportFormat.duration(nanoseconds: $0.p50) } ?? ReportFormat.missing,
                     HTMLReport.deltaText(row),
                     row.threshold.map { "±" + ReportFormat.duration(nanoseconds: $0) } ?? ReportFormat.missing,
                 ]
-                lines.append("| " + cells.joined(separator: " | ") + " |")
-            }
-            lines.append("")
-        }
+            })
         let quiet = comparison.rows.count - changed.count
         lines.append("\(quiet) row\(quiet == 1 ? "" : "s") within noise not listed. Rule: |Δp50| > max(p90 − p50 of either run, "
             + "\(ReportFormat.fixed(comparison.rule.minimumRelativeChange * 100, decimals: 1))% of the baseline p50); a worse or changed status counts as a regression.")
@@ -249,21 +245,24 @@ public enum MarkdownReport {
         let mark = new > 0 ? "🔴" : (gone > 0 ? "🟢" : "⚪")
         lines.append("\(mark) **\(new) new wrong signature\(new == 1 ? "" : "s")**, \(gone) gone, against seed \(baseline.seed) (\(FuzzTotals(baseline).cases) cases).")
         lines.append("")
-        let changed = comparison.rows.filter { $0.verdict != .persisting }
-        if !changed.isEmpty {
-            lines.append("| | signature | before | after |")
-            lines.append("|:--|:--|--:|--:|")
-            for row in changed {
+        lines += changedRows(
+            header: "| | signature | before | after |", alignment: "|:--|:--|--:|--:|",
+            comparison.rows.filter { $0.verdict != .persisting }.map { row in
                 let marker = row.isWrong ? (row.verdict == .new ? "🔴 new" : "🟢 gone") : (row.verdict == .new ? "⚪ new" : "⚪ gone")
-                lines.append("| \(marker) | \(Markup.markdownCode(row.signature)) | \(row.baselineCount) | \(row.currentCount) |")
-            }
-            lines.append("")
-        }
+                return [marker, Markup.markdownCode(row.signature), String(row.baselineCount), String(row.currentCount)]
+            })
         if !comparison.newFindings.isEmpty {
             lines.append("New stored findings: " + comparison.newFindings.map { Markup.markdownCode($0.fingerprint) }.joined(separator: ", "))
             lines.append("")
         }
         return lines
+    }
+
+    /// The table of a comparison's changed rows (cells already escaped), then a blank line;
+    /// nothing at all when no row changed.
+    private static func changedRows(header: String, alignment: String, _ rows: [[String]]) -> [String] {
+        guard !rows.isEmpty else { return [] }
+        return [header, alignment] + rows.map { "| " + $0.joined(separator: " | ") + " |" } + [""]
     }
 
     /// A cell or inline text from the document.

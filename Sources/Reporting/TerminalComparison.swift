@@ -92,10 +92,11 @@ public enum TerminalComparison {
 }
 
 /// A row's colour in the terminal.
-enum Tone: Sendable {
+public enum Tone: Sendable {
     case plain, good, bad
 
-    func wrap(_ text: String, color: Bool) -> String {
+    /// `text` in this colour when `color` (ANSI escapes), else as it is.
+    public func wrap(_ text: String, color: Bool) -> String {
         guard color else { return text }
         switch self {
         case .plain: return text

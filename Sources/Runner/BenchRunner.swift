@@ -103,6 +103,9 @@ public struct BenchProgress: Sendable {
     public var completed: Int
     public var total: Int
     public var current: String
+    /// The row that has just been measured, so that it can be shown at once rather than
+    /// only in the table at the end.
+    public var finished: BenchResult?
 }
 
 /// Runs a suite on every backend that supports each case: warm-up solves, then timed
@@ -172,7 +175,8 @@ public struct BenchRunner: Sendable {
                         r[position] = result
                         return r.count
                     }
-                    progress?(BenchProgress(completed: done, total: count, current: "\(label(cases[c])) \(backends[b].name)"))
+                    progress?(BenchProgress(
+                        completed: done, total: count, current: "\(label(cases[c])) \(backends[b].name)", finished: result))
                 }
             }
         }

@@ -48,6 +48,24 @@ public struct FuzzProgress: Sendable {
     public var occurrences: Int
     public var stored: Int
     public var elapsed: Duration
+    /// The findings the case just completed stored for the first time, so that they can be
+    /// shown at once rather than only in the summary at the end.
+    public var newFindings: [NewFinding] = []
+
+    /// A finding stored for the first time.
+    public struct NewFinding: Sendable, Hashable {
+        public var signature: String
+        public var isWrong: Bool
+        public var caseIndex: UInt64
+        public var reducedConstraints: Int
+        /// The repro's path relative to the output folder (`findings/FINGERPRINT.layout`).
+        public var repro: String
+
+        /// `new finding suboptimal/float at case 11: 3 constraints, findings/1a2b….layout`.
+        public var text: String {
+            "new finding \(signature) at case \(caseIndex): \(reducedConstraints) constraints, \(repro)"
+        }
+    }
 }
 
 /// The completed cases of a shard, by position (position p is case `shard.caseIndex(p)`):
@@ -274,6 +292,7 @@ public final class FuzzRunner: Sendable {
                 defer { executor.shutdown() }
                 while let (position, index) = nextCase() {
                     var judged = executor.judge(index)
+                    var newFindings: [FuzzProgress.NewFinding] = []
                     do {
                         // A worker that dies while reducing adds a crash occurrence to the
                         // case, handled (counted, stored whole) by this same loop.
@@ -303,7 +322,12 @@ public final class FuzzRunner: Sendable {
                                 }
                             }
                             let isNew = try state.withLock { _ in try store.store(report) }
-                            if isNew { state.withLock { $0.stored += 1 } }
+                            if isNew {
+                                state.withLock { $0.stored += 1 }
+                                newFindings.append(FuzzProgress.NewFinding(
+                                    signature: report.finding.signature, isWrong: report.finding.verdict == .wrong, caseIndex: index,
+                                    reducedConstraints: report.reducedConstraints, repro: "findings/\(report.fingerprint).layout"))
+                            }
                         }
                         if !judged.occurrences.isEmpty {
                             try FindingStore.atomicWrite(try JSONEncoder().encode(judged),
@@ -313,7 +337,8 @@ public final class FuzzRunner: Sendable {
                             s.completed.insert(position)
                             return (s.completed, FuzzProgress(completed: s.completed.count, total: shardTotal,
                                                               occurrences: s.counts.values.reduce(0, +),
-                                                              stored: s.stored, elapsed: ContinuousClock.now - start))
+                                                              stored: s.stored, elapsed: ContinuousClock.now - start,
+                                                              newFindings: newFindings))
                         }
                         try writeCheckpoint(snapshot.0, finished: false)
                         self.progress?(snapshot.1)

@@ -76,6 +76,63 @@ public enum SequenceBenchmark {
             rowSteps: driver.rowSteps, unsatisfiablePasses: unsatisfiable, pivots: pivots)
     }
 
+    /// The float core given exactly what kiwi's driver is given (`scripts/kiwi/driver.py`,
+    /// mode `sequence`): the row-level steps of each pass (``IncrementalPassSolver/rowSteps``)
+    /// straight to one ``CassowarySolver`` — an addition is `addConstraint` (a rejected one is
+    /// dropped, as kiwi drops it), a removal `removeConstraint`, a constant `setConstant` —
+    /// then every variable any step named read into one array (kiwi's `updateVariables`).
+    /// Seconds per pass after the first, as kiwi's are taken: the same work on both sides,
+    /// with no step replay, lowering, §5.1 walk or answer beyond the values; and the values
+    /// after the last pass, by solver variable.
+    public static func rowStepSeconds(
+        _ rowSteps: [[IncrementalPassSolver.RowStep]]
+    ) throws(BackendError) -> (seconds: [Double], lastValues: [Double]) {
+        var variableCount = 0
+        var keyCount = 0
+        for steps in rowSteps {
+            for step in steps {
+                switch step {
+                case .add(let key, let row):
+                    keyCount = max(keyCount, key + 1)
+                    for term in row.terms { variableCount = max(variableCount, term.variable.index + 1) }
+                case .remove(let key), .setConstant(let key, _):
+                    keyCount = max(keyCount, key + 1)
+                }
+            }
+        }
+        var solver = CassowarySolver()
+        var handles = [ConstraintHandle?](repeating: nil, count: keyCount)
+        let variables = (0..<variableCount).map(Variable.init)
+        var values = [Double](repeating: 0, count: variableCount)
+        var seconds: [Double] = []
+        seconds.reserveCapacity(rowSteps.count)
+        for (pass, steps) in rowSteps.enumerated() {
+            let start = ContinuousClock.now
+            for step in steps {
+                do throws(CassowaryError) {
+                    switch step {
+                    case .add(let key, let row):
+                        handles[key] = try solver.addConstraint(row)
+                    case .remove(let key):
+                        if let handle = handles[key] {
+                            handles[key] = nil
+                            try solver.removeConstraint(handle)
+                        }
+                    case .setConstant(let key, let constant):
+                        if let handle = handles[key] { try solver.setConstant(handle, to: constant) }
+                    }
+                } catch .unsatisfiable {
+                    // Rejected, as kiwi rejects it; a constant the required rows cannot take stays as it was.
+                } catch {
+                    throw .internalFailure(backend: "float", message: "row step \(step): \(error)")
+                }
+            }
+            for index in variables.indices { values[index] = solver.value(of: variables[index]) }
+            if pass > 0 { seconds.append((ContinuousClock.now - start).inSeconds) }
+        }
+        return (seconds, values)
+    }
+
     /// Resident set size from /proc/self/statm, nil where there is none.
     public static func residentBytes() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }

@@ -176,7 +176,7 @@ struct CertificateTests {
         let (_, certificate) = try solveCertified(system)
         let data = try JSONEncoder().encode(certificate)
         let document = try JSONDecoder().decode(CertificateDocument.self, from: data)
-        #expect(document.format == "layoutbench-exact-certificate/1")
+        #expect(document.format == "layoutbench-exact-certificate/2")
         #expect(document.levels.count == 2)
         #expect(document.levels[1].multipliers.contains { $0.value == "3/10" })
     }

@@ -38,4 +38,16 @@ struct BenchTableTests {
         let coloured = BenchTable.render(report, color: true)
         #expect(coloured.contains("\u{1B}[1;31mform"))
     }
+
+    @Test("a finished row's line names the row, its status (coloured on request), p50, p90 and its noise flag")
+    func finishedRowLine() {
+        let steady = row("chain", timing: timing(samples: 20, p50: 1_000, p90: 1_100))
+        #expect(BenchTable.line(steady) == "chain n=10 float: optimal, p50 \(BenchTable.time(1_000)), p90 \(BenchTable.time(1_100))")
+        let noisy = row("grid", timing: timing(samples: 3, p50: 1_000, p90: 1_100))
+        #expect(BenchTable.line(noisy).hasSuffix(" ⚠ few samples (3)"))
+        let failed = row("form", status: "failed", timing: nil)
+        #expect(BenchTable.line(failed) == "form n=10 float: failed")
+        #expect(BenchTable.line(failed, color: true) == "form n=10 float: \u{1B}[1;31mfailed\u{1B}[0m")
+        #expect(BenchTable.line(steady, color: true).contains("\u{1B}[32moptimal\u{1B}[0m"))
+    }
 }

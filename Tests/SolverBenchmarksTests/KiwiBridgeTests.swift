@@ -70,6 +70,44 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
     }
 
     /// A number JSON cannot carry is an encoding error, not a file the driver cannot read.
+    /// The float core given the row steps the driver recorded (what kiwi is given) reaches the
+    /// driver's own answer after every kind of row step: constants set, a row removed, rows
+    /// added; and it times each pass after the first.
+    @Test func rowStepsReplayReachesTheDriversAnswer() throws {
+        let sequence = try LayoutParser.parseSequence("""
+            root r 400 400
+            view a
+            view b intrinsic 50 20
+            named: a.left == r.left + 10
+            a.top == r.top
+            a.width == 100
+            a.height == 10
+            b.left == a.right + 8
+            gap: b.top == a.bottom + 4
+            layout
+            set named constant 30
+            layout
+            set b intrinsic 80 20
+            layout
+            remove gap
+            b.top == r.top + 40
+            layout
+            set named constant 12
+            layout
+            """)
+        let measurement = try SequenceBenchmark.run(sequence, scratchSamples: 1, recordRowSteps: true)
+        #expect(measurement.rowSteps.count == sequence.passCount)
+        let replay = try SequenceBenchmark.rowStepSeconds(measurement.rowSteps)
+        #expect(replay.seconds.count == sequence.passCount - 1)
+        var driver = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
+        var last = try driver.solveNextPass([])
+        for steps in sequence.updates { last = try driver.solveNextPass(steps) }
+        // No view was added or removed: solver variables are the system's.
+        #expect(replay.lastValues.count == last.solution.values.count)
+        for (core, pass) in zip(replay.lastValues, last.solution.values) { #expect(abs(core - pass) <= 1e-9) }
+        #expect(last.solution.values[0] == 12 && last.solution.values[5] == 40)
+    }
+
     @Test func nonFiniteNumbersAreRefused() {
         let row = LinearConstraint([.init(Variable(0), 1)], constant: .infinity, relation: .equal, strength: Strength(level: 0))
         let document = KiwiBridge.SequenceDocument(name: "inf", rowSteps: [[.add(key: 0, row: row)]])
