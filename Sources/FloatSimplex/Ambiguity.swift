@@ -164,14 +164,7 @@ extension CassowarySolver {
             }
             read = (value(ofSymbol: symbol), changed)
         }
-        recordTerms.removeSubrange(recordTermCount...)
-        for new in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[new].kind == .external {
-            forget(Variable(tableau.symbols[new].owner))
-        }
-        for (reused, _) in tableau.reusedSymbols where tableau.symbols[reused].kind == .external {
-            forget(Variable(tableau.symbols[reused].owner))
-        }
-        tableau.rollBack(to: checkpoint)
+        abandonAttempt(at: checkpoint, recordTermCount: recordTermCount)
         return read
     }
 

@@ -35,15 +35,7 @@ extension CassowarySolver {
             checkInvariantsNow()
             return ConstraintHandle(id: id)
         } catch {
-            recordTerms.removeSubrange(recordTermCount...)
-            // Variables first seen in the attempt are the external symbols it created.
-            for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
-                forget(Variable(tableau.symbols[symbol].owner))
-            }
-            for (symbol, _) in tableau.reusedSymbols where tableau.symbols[symbol].kind == .external {
-                forget(Variable(tableau.symbols[symbol].owner))
-            }
-            tableau.rollBack(to: checkpoint)
+            abandonAttempt(at: checkpoint, recordTermCount: recordTermCount)
             checkInvariantsNow()
             switch error {
             case .infeasible(let owners):
@@ -52,6 +44,20 @@ extension CassowarySolver {
             case .breakdown(let why): throw .internalFailure(why)
             }
         }
+    }
+
+    /// Undoes an addition's attempt: its terms in the record pool, the variables it was first
+    /// to name, and the tableau (rolled back to `checkpoint`).
+    mutating func abandonAttempt(at checkpoint: Checkpoint, recordTermCount: Int) {
+        recordTerms.removeSubrange(recordTermCount...)
+        // Variables first seen in the attempt are the external symbols it created.
+        for symbol in checkpoint.symbolCount..<tableau.symbolCount where tableau.symbols[symbol].kind == .external {
+            forget(Variable(tableau.symbols[symbol].owner))
+        }
+        for (symbol, _) in tableau.reusedSymbols where tableau.symbols[symbol].kind == .external {
+            forget(Variable(tableau.symbols[symbol].owner))
+        }
+        tableau.rollBack(to: checkpoint)
     }
 
     static func validate(_ constraint: LinearConstraint) throws(CassowaryError) {
