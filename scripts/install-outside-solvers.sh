@@ -41,10 +41,15 @@ if [ ${#apt_missing[@]} -gt 0 ]; then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   export DEBIAN_FRONTEND=noninteractive
-  # apt-get update only when the package lists do not know the packages yet.
-  if ! apt-cache show "${apt_missing[@]}" >/dev/null 2>&1; then
-    "${sudo_cmd[@]}" apt-get update -qq || true
-  fi
+  # apt-get update only when the package lists do not know a package yet. Each package is
+  # asked on its own: `apt-cache show A B` succeeds when it knows any one of them, and a fresh
+  # machine's lists know xauth but not qsopt-ex.
+  for package in "${apt_missing[@]}"; do
+    if ! apt-cache show "$package" >/dev/null 2>&1; then
+      "${sudo_cmd[@]}" apt-get update -qq || true
+      break
+    fi
+  done
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null \
     || echo "layoutbench: apt-get could not install ${apt_missing[*]}; those adapters stay unavailable" >&2
 fi
