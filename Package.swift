@@ -11,7 +11,7 @@ let plantedFaults: [SwiftSetting] = [.define("LAYOUTBENCH_FAULTS", .when(configu
 let package = Package(
     name: "LayoutBench",
     products: [
-        .executable(name: "layoutbench", targets: ["LayoutBenchCLI"]),
+        .executable(name: "layoutbench", targets: ["LayoutBenchMain"]),
         .library(name: "LayoutModel", targets: ["LayoutModel"]),
         .library(name: "ExactArithmetic", targets: ["ExactArithmetic"]),
         .library(name: "BackendContract", targets: ["BackendContract"]),
@@ -114,7 +114,9 @@ let package = Package(
         // The nightly history: every run, bench row and finding in one SQLite file (GRDB);
         // finding states across runs, change points of bench series, the trend page.
         .target(name: "History", dependencies: ["Reporting", .product(name: "GRDB", package: "GRDB.swift")]),
-        .executableTarget(
+        // Every subcommand, as a library: the shipped `layoutbench` (LayoutBenchMain) and the
+        // tests' test bed (LayoutBenchTestbed) are both this code with a different `main`.
+        .target(
             name: "LayoutBenchCLI",
             dependencies: [
                 "LayoutModel", "ExactArithmetic", "BackendContract", "GaussianBackend",
@@ -126,6 +128,16 @@ let package = Package(
             ],
             // `guided findings --planted-fault` (debug builds only).
             swiftSettings: plantedFaults
+        ),
+        // The `layoutbench` executable: the command line and nothing else.
+        .executableTarget(name: "LayoutBenchMain", dependencies: ["LayoutBenchCLI"]),
+        // `layoutbench` plus backends that trap or hang on purpose, for the runner's isolation
+        // tests (its workers re-execute this binary, so they have them too). Test code, kept out
+        // of the shipped binary: no product names it, so `swift build --product layoutbench` and
+        // a release build of the product never build it; `swift build --build-tests` does.
+        .executableTarget(
+            name: "LayoutBenchTestbed", dependencies: ["LayoutBenchCLI", "BackendContract", "ExactSimplex", "LayoutModel"],
+            path: "Tests/LayoutBenchTestbed"
         ),
         .testTarget(
             name: "LayoutModelTests",

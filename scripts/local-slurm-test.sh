@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of sharded fuzz campaigns on a real Slurm cluster of two nodes on loopback.
 #
-#   scripts/local-slurm-test.sh [LAYOUTBENCH_BINARY]      # as root; default .build/debug/layoutbench
+#   scripts/local-slurm-test.sh [LAYOUTBENCH_BINARY]      # as root; default .build/debug/LayoutBenchTestbed
 #
 # Installs Slurm and MUNGE with apt when they are missing, then, with everything (keys,
 # configuration, spool, state, logs, campaign) under one temporary folder:
@@ -19,9 +19,10 @@
 #     for byte;
 #  5. stops every daemon it started and removes the folder, on failure too (trap).
 #
-# The campaign uses the test-only backend test-trap (LAYOUTBENCH_TEST_BACKENDS=1), which traps
-# on systems of 7k+3 constraints, next to gaussian: so the campaign has findings and crashed
-# cases to compare, and the shards exercise crash isolation on the nodes.
+# The campaign uses the test-only backend test-trap, which traps on systems of 7k+3 constraints,
+# next to gaussian: so the campaign has findings and crashed cases to compare, and the shards
+# exercise crash isolation on the nodes. Only the test bed (LayoutBenchTestbed, built by
+# `swift build --build-tests`) has test-trap: the shipped layoutbench does not.
 # Set KEEP_SLURM_TEST_DIR=1 to keep the folder for inspection.
 set -euo pipefail
 
@@ -35,11 +36,11 @@ binary=${1:-${LAYOUTBENCH:-}}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$(pwd)
 if [[ -z $binary ]]; then
-  binary=$repo/.build/debug/layoutbench
+  binary=$repo/.build/debug/LayoutBenchTestbed
 else
   binary=$(cd "$OLDPWD" && realpath -m "$binary")
 fi
-[[ -x $binary ]] || fail "no layoutbench binary at $binary (swift build --product layoutbench, or pass its path)"
+[[ -x $binary ]] || fail "no test bed binary at $binary (swift build --build-tests, or pass its path)"
 (( $(id -u) == 0 )) || fail "must run as root: slurmd and munged (as user munge) are started here"
 
 # A test run inside a real Slurm job or Kubernetes pod must not pick up that scheduler's shard.
@@ -192,7 +193,6 @@ done
 say "cluster up: slurmctld :$ctld_port, n1 :$n1_port, n2 :$n2_port (PIDs ${daemon_pids[*]})"
 
 # --- The campaign --------------------------------------------------------------------------
-export LAYOUTBENCH_TEST_BACKENDS=1
 cases=64
 shards=8
 campaign=(--seed 7 --cases "$cases" --backend "gaussian,test-trap" --families "equal-widths,random,conflict-late"

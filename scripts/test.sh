@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-dependencies.sh
 swift build --build-tests
 if [ "${LAYOUTBENCH_SLURM_TEST:-0}" = 1 ]; then
-  scripts/local-slurm-test.sh .build/debug/layoutbench
+  scripts/local-slurm-test.sh .build/debug/LayoutBenchTestbed
 fi
 swift test --skip-build "$@"
 # The coverage-guided fuzzer for 60 s from its seed corpus (docs/fuzzing.md, "Coverage-guided

@@ -142,6 +142,15 @@ private struct ExportedProgram {
             relation: .lessThanOrEqual, rhs: Rational(optimum) ?? .zero))
     }
 
+    /// How each format writes a row's relation: CPLEX LP's operator and MPS's row type.
+    private static func spelling(_ relation: Relation) -> (lp: String, mps: String) {
+        switch relation {
+        case .equal: ("=", "E")
+        case .lessThanOrEqual: ("<=", "L")
+        case .greaterThanOrEqual: (">=", "G")
+        }
+    }
+
     // MARK: CPLEX LP
 
     func lpText(comments: [String]) -> String {
@@ -150,14 +159,8 @@ private struct ExportedProgram {
         lines += wrapped("obj:", objectiveTerms)
         lines.append("Subject To")
         for row in rows {
-            let symbol: String
-            switch row.relation {
-            case .equal: symbol = "="
-            case .lessThanOrEqual: symbol = "<="
-            case .greaterThanOrEqual: symbol = ">="
-            }
             var body = wrapped("\(row.name):", row.terms)
-            body[body.count - 1] += " \(symbol) \(row.rhs)"
+            body[body.count - 1] += " \(Self.spelling(row.relation).lp) \(row.rhs)"
             lines += body
         }
         lines.append("Bounds")
@@ -193,15 +196,7 @@ private struct ExportedProgram {
         lines.append("NAME layout")
         lines.append("ROWS")
         lines.append(" N obj")
-        for row in rows {
-            let type: String
-            switch row.relation {
-            case .equal: type = "E"
-            case .lessThanOrEqual: type = "L"
-            case .greaterThanOrEqual: type = "G"
-            }
-            lines.append(" \(type) \(row.name)")
-        }
+        for row in rows { lines.append(" \(Self.spelling(row.relation).mps) \(row.name)") }
         // MPS lists entries column by column.
         var entries: [String: [(row: String, value: Rational)]] = [:]
         var order: [String] = freeColumns + nonnegative + (needsZero ? ["zero"] : [])

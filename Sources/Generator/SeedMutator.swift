@@ -205,10 +205,7 @@ public enum SeedMutator {
             return .removeView(system.items[rng.int(in: 1...(system.items.count - 1))].name)
         case .addConstraint:
             guard !explicit.isEmpty else { return nil }
-            var constraint = system.constraints[rng.element(of: explicit)]
-            constraint.id = nil
-            constraint.source = nil
-            constraint.origin = .explicit
+            var constraint = system.constraints[rng.element(of: explicit)].freshCopy
             constraint.constant = perturbed(constraint.constant, rng: &rng)
             if rng.chance(0.5) { constraint.priority = Priority(rng.element(of: [250, 500, 750, 999, 1000])) }
             return .addConstraint(NewConstraint(constraint, in: system))

@@ -303,10 +303,7 @@ extension SequenceFamilies {
         if candidates.isEmpty { (kind, candidates) = (0, requiredEqualities) }
         guard !candidates.isEmpty else { return nil }
         let index = candidates[rng.index(below: candidates.count)]
-        var conflict = system.constraints[index]
-        conflict.id = nil
-        conflict.source = nil
-        conflict.origin = .explicit
+        var conflict = system.constraints[index].freshCopy
         let distance = rng.int(in: 1...40)
         switch kind {
         case 0, 1:
@@ -379,10 +376,7 @@ extension SequenceFamilies {
                     return .removeView(system.items[rng.int(in: 1...(system.items.count - 1))].name)
                 default:
                     guard count > 0 else { return nil }
-                    var constraint = system.constraints[index]
-                    constraint.id = nil
-                    constraint.source = nil
-                    constraint.origin = .explicit
+                    var constraint = system.constraints[index].freshCopy
                     constraint.constant = shifted(constraint.constant, by: rng.int(in: -20...20))
                     constraint.priority = rng.chance(0.5) ? .required : Priority([250, 500, 750, 999][rng.index(below: 4)])
                     return .addConstraint(NewConstraint(constraint, in: system))

@@ -5,6 +5,7 @@ import Foundation
 import GaussianBackend
 import OutsideSolvers
 import Runner
+import Synchronization
 
 /// The backends `--backend` can name.
 enum BackendRegistry {
@@ -14,12 +15,21 @@ enum BackendRegistry {
             CassowaryBackend(),
             GaussianEliminationBackend(),
         ]
-        // Deliberately broken backends for the runner's own tests (crash isolation, hangs).
-        if ProcessInfo.processInfo.environment["LAYOUTBENCH_TEST_BACKENDS"] == "1" {
-            backends += TestOnlyBackends.all
-        }
+        // Deliberately broken backends for the runner's own tests (crash isolation, hangs), which
+        // only the test bed adds (Tests/LayoutBenchTestbed): the shipped binary has none.
+        backends += added.withLock { $0 }
         return backends + outside
     }()
+
+    /// Backends the executable adds before the command line runs (``LayoutBench/main(addingBackends:)``).
+    /// A lock rather than a plain static: Swift 6 admits no unguarded global state, though in
+    /// practice it is written once, before any thread starts.
+    private static let added = Mutex<[any LayoutBackend]>([])
+
+    /// Adds `backends` to the ones `--backend` can name; only before ``all`` is first read.
+    static func add(_ backends: [any LayoutBackend]) {
+        added.withLock { $0 += backends }
+    }
 
     /// The outside solvers of the manifest (scripts/solvers/manifest.json), installed or not:
     /// nothing is started until one is used.

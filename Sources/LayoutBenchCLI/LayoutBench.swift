@@ -10,9 +10,10 @@ import Reporting
 import Runner
 
 /// `layoutbench`: benchmark and differential fuzzer for Auto Layout-style constraint solvers.
-@main
-struct LayoutBench: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// Run by an executable's `main.swift`: LayoutBenchMain (the shipped `layoutbench`) and
+/// LayoutBenchTestbed (the same with the tests' faulty backends).
+public struct LayoutBench: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "layoutbench",
         abstract: "Benchmark and differential fuzzer for Auto Layout-style constraint solvers.",
         discussion: """
@@ -27,9 +28,19 @@ struct LayoutBench: ParsableCommand {
         subcommands: CommandRegistry.subcommands
     )
 
+    public init() {}
+
+    /// Adds `extraBackends` to the built-in ones `--backend` can name, then runs the command
+    /// line as ``main()`` does. An executable that adds backends calls this before anything
+    /// else; the registry is fixed from its first use on.
+    public static func main(addingBackends extraBackends: [any LayoutBackend]) {
+        BackendRegistry.add(extraBackends)
+        main()
+    }
+
     /// Parses and runs the command, then maps whatever ended it to the one exit contract
     /// (``ExitStatus``): ArgumentParser's own usage code (64) is invalid input here.
-    static func main() {
+    public static func main() {
         let code: Int32
         do {
             var command = try parseAsRoot()

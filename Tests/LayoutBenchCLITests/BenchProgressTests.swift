@@ -28,7 +28,7 @@ struct BenchProgressTests {
         let run = try HistoryCommandTests.run(
             ["fuzz", "--families", "equal-widths,random", "--min-size", "2", "--max-size", "5", "--cases", "30", "--seed", "2",
              "--backend", "exact,test-trap", "--jobs", "1", "--no-history", "--out", out.path],
-            environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+            testbed: true)
         #expect(run.status == 1, "\(run.output)\(run.error)")
         let lines = run.error.split(separator: "\n").filter { $0.hasPrefix("new finding crash/test-trap at case ") }
         // Cases run in order (one job), so every finding stored is among the lowest cases of

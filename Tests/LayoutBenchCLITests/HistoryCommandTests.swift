@@ -4,10 +4,11 @@ import Testing
 /// The `history` commands and the recording hooks of `bench` and `fuzz`, through the built
 /// executable and real history files.
 @Suite struct HistoryCommandTests {
-    /// Starts `layoutbench arguments` with `environment` added; the caller waits.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    /// Starts `layoutbench arguments` (the test bed with `testbed`) with `environment` added;
+    /// the caller waits.
+    static func start(_ arguments: [String], environment: [String: String] = [:], testbed: Bool = false) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = try SequenceCommandTests.executable()
+        process.executableURL = try SequenceCommandTests.executable(testbed: testbed)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["LAYOUTBENCH_HISTORY"] = "off"
@@ -28,8 +29,8 @@ import Testing
         return .init(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SequenceCommandTests.Run {
-        finish(try start(arguments, environment: environment))
+    static func run(_ arguments: [String], environment: [String: String] = [:], testbed: Bool = false) throws -> SequenceCommandTests.Run {
+        finish(try start(arguments, environment: environment, testbed: testbed))
     }
 
     static func folder() throws -> URL {
@@ -103,12 +104,11 @@ import Testing
         let history = folder.appendingPathComponent("h.sqlite").path
         let common = ["fuzz", "--families", "equal-widths,random", "--min-size", "2", "--max-size", "5", "--cases", "30",
                       "--backend", "exact,test-trap", "--jobs", "2", "--quiet", "--history", history, "--fail-on", "new"]
-        let environment = ["LAYOUTBENCH_TEST_BACKENDS": "1"]
-        let first = try Self.run(common + ["--seed", "2", "--out", folder.appendingPathComponent("n1").path], environment: environment)
+        let first = try Self.run(common + ["--seed", "2", "--out", folder.appendingPathComponent("n1").path], testbed: true)
         #expect(first.status == 1, "\(first.output)\(first.error)")
         #expect(first.output.contains("  new crash/test-trap"))
         #expect(first.error.contains("crash/test-trap"))
-        let second = try Self.run(common + ["--seed", "3", "--out", folder.appendingPathComponent("n2").path], environment: environment)
+        let second = try Self.run(common + ["--seed", "3", "--out", folder.appendingPathComponent("n2").path], testbed: true)
         #expect(second.output.contains("history: findings 0 new, 2 open, 0 fixed, 0 back"), "\(second.output)")
         #expect(second.status == 0, "\(second.output)\(second.error)")
         let findings = try Self.run(["history", "findings", "--history", history, "--format", "json", "--state", "open"])

@@ -11,10 +11,12 @@ import Testing
         var error: String
     }
 
-    /// The `layoutbench` executable beside the test bundle (built by `swift build --build-tests`).
-    static func executable() throws -> URL {
+    /// The `layoutbench` executable beside the test bundle (built by `swift build --build-tests`),
+    /// or with `testbed` the test bed: `layoutbench` plus the backends that trap or hang on
+    /// purpose (`test-trap`, …), which the shipped binary does not have.
+    static func executable(testbed: Bool = false) throws -> URL {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidate = directory.appendingPathComponent("layoutbench")
+        let candidate = directory.appendingPathComponent(testbed ? "LayoutBenchTestbed" : "layoutbench")
         try #require(FileManager.default.isExecutableFile(atPath: candidate.path), "build the executable first: swift build --build-tests")
         return candidate
     }

@@ -52,10 +52,12 @@ import Testing
     static let cases: [Case] = [
         Case(["validate", "{missing}.layout"], "{missing}.layout: cannot read the file"),
         Case(["validate", "{bad.layout}"], "{bad.layout}:3:16: expected a priority"),
+        Case(["validate", "{bad.layout}", "--rules", "nosuch"], "The value 'nosuch' is invalid for '--rules <rules>'"),
         Case(["solve", "{bad.layout}"], "{bad.layout}:3:16: expected a priority"),
         Case(["solve", "{bad.layout}", "--backend", "nosuch"], "unknown backend 'nosuch'"),
         Case(["backends", "extra"], "Unexpected argument 'extra'"),
         Case(["generate", "--family", "nosuch"], "unknown family 'nosuch'"),
+        Case(["generate", "--size", "3"], "--family is required (or use --list)"),
         Case(["bench", "--backend", "nosuch"], "unknown backend 'nosuch'"),
         Case(["bench", "--suite", "nosuch"], "--suite"),
         Case(["bench", "--sizes", "0"], "--sizes"),
@@ -66,6 +68,7 @@ import Testing
         Case(["bench-incremental", "--sequences", "nosuch"], "unknown sequence family nosuch"),
         Case(["bench-incremental", "--kiwi-time-limit", "nan"], "--kiwi-time-limit"),
         Case(["fuzz", "--backend", "nosuch", "--cases", "1"], "unknown backend 'nosuch'"),
+        Case(["fuzz", "--shard", "9/8", "--cases", "1"], "--shard takes K/N with 0 <= K < N"),
         Case(["guided", "seeds"], "--out"),
         Case(["guided", "findings", "{missing}", "--out", "{folder}/findings"], "{missing}:1:1: cannot read the artefact"),
         Case(["replay", "{missing}"], "no .layout files under {missing}"),
@@ -81,13 +84,18 @@ import Testing
         Case(["report", "compare", "{bad.json}", "{bad.json}", "--min-change=-1"], "--min-change must be a percentage"),
         Case(["report", "html", "{bad.json}", "--min-change=nan"], "--min-change must be a percentage"),
         Case(["report", "merge", "{missing}-1", "{missing}-2", "--output", "{folder}/merged"], "{missing}-1: no such folder"),
+        Case(["report", "merge", "--output", "{folder}/merged"], "Missing expected argument '<inputs> ...'"),
         Case(["import", "ib", "{bad.storyboard}"], "give --out DIR, --check or --manifest FILE"),
         Case(["import", "ib", "{bad.storyboard}", "--check"], "{bad.storyboard}:2:11: malformed XML"),
         Case(["import", "mps", "{bad.mps}"], "{bad.mps}:6:10: unknown row 'r9'"),
+        Case(["import", "mps", "{missing}.mps"], "{missing}.mps:1:1: cannot read the file"),
         Case(["history", "import", "{bad.json}", "--history", "{folder}/history.sqlite"], "{bad.json}: malformed report"),
         Case(["history", "verify", "--history", "{bad.json}"], "{bad.json}: not a LayoutBench history"),
         Case(["history", "findings", "--history", "{missing}.sqlite"], "{missing}.sqlite: no history here"),
+        Case(["history", "findings", "--history", "{missing}.sqlite", "--since", "yesterday"], "--since takes a date"),
+        Case(["history", "findings", "--history", "{missing}.sqlite", "--state", "closed"], "--state takes new, open, fixed and back"),
         Case(["history", "steps", "--history", "{bad.json}"], "{bad.json}: not a LayoutBench history"),
+        Case(["history", "steps", "--history", "{bad.json}", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'"),
         Case(["history", "html", "--history", "{bad.json}", "--output", "{folder}/trend.html"], "{bad.json}: not a LayoutBench history"),
         Case(["solve-lp", "{bad.mps}"], "{bad.mps}:6:10: unknown row 'r9'"),
         Case(["solve-lp", "{missing}.mps"], "{missing}.mps:1:1: cannot read the file"),
@@ -108,11 +116,11 @@ import Testing
         #expect(!run.error.contains("Fatal error"), "\(run.error)")
     }
 
-    /// Every subcommand the executable lists appears in the table above (or in the worker
-    /// test below), so that a new subcommand cannot arrive without its error paths.
-    @Test func everySubcommandHasErrorPaths() throws {
-        let help = try SequenceCommandTests.run(["--help"])
-        let listed = help.output.components(separatedBy: "SUBCOMMANDS:").last?
+    /// The subcommands `layoutbench arguments --help` lists (without `help`), by name.
+    static func subcommands(_ arguments: [String]) throws -> [String] {
+        let help = try SequenceCommandTests.run(arguments + ["--help"])
+        guard help.output.contains("SUBCOMMANDS:") else { return [] }
+        return help.output.components(separatedBy: "SUBCOMMANDS:").last?
             .components(separatedBy: "\n\n").first?
             .split(separator: "\n")
             .compactMap { line -> String? in
@@ -120,12 +128,28 @@ import Testing
                 // Subcommand lines are indented by two spaces; wrapped abstracts by more.
                 guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = trimmed.split(separator: " ").first else { return nil }
                 return String(name)
-            } ?? []
-        #expect(listed.count >= 15, "\(help.output)")
+            }
+            .filter { $0 != "help" } ?? []
+    }
+
+    /// Every subcommand the executable lists appears in the table above (or in the worker
+    /// test below), and so does every subcommand of a group (`report html`, `history steps`,
+    /// …), so that a new subcommand cannot arrive without its error paths.
+    @Test func everySubcommandHasErrorPaths() throws {
+        let listed = try Self.subcommands([])
+        #expect(listed.count >= 15, "\(listed)")
         let covered = Set(Self.cases.map(\.arguments[0]))
-        for name in listed where name != "help" {
+        var groups = 0
+        for name in listed {
             #expect(covered.contains(name), "no error-path case for `\(name)`")
+            let members = try Self.subcommands([name])
+            if !members.isEmpty { groups += 1 }
+            let coveredMembers = Set(Self.cases.filter { $0.arguments[0] == name && $0.arguments.count > 1 }.map(\.arguments[1]))
+            for member in members {
+                #expect(coveredMembers.contains(member), "no error-path case for `\(name) \(member)`")
+            }
         }
+        #expect(groups >= 4, "guided, import, report and history have subcommands")
     }
 
     /// The hidden `worker` reads frames from its parent: anything else on its input is invalid

@@ -8,13 +8,12 @@ import Testing
 /// findings of an uninterrupted run, leaves no temporary file, and never a worker behind.
 @Suite(.serialized) struct RepeatedKillTests {
     static let arguments = IsolationTests.common + ["--cases", "200", "--backend", "exact,gaussian,test-trap", "--jobs", "2"]
-    static let environment = ["LAYOUTBENCH_TEST_BACKENDS": "1"]
 
     @Test(arguments: [UInt64(18), 1_018])
     func killedAgainAndAgainResumesToTheSameFindings(seed: UInt64) throws {
         let reference = temporaryDirectory("kill-loop-reference")
         // test-trap crashes its worker on some cases: the findings are wrong ones (exit 1).
-        #expect(try runCLI(Self.arguments + ["--out", reference.path], environment: Self.environment) == 1)
+        #expect(try runCLI(Self.arguments + ["--out", reference.path], testbed: true) == 1)
 
         let url = temporaryDirectory("kill-loop")
         var random = SeededGenerator(seed: seed)
@@ -29,8 +28,8 @@ import Testing
             var workers: Set<pid_t> = []
             var killed = false
             let child = try ChildProcess(
-                executable: try layoutbenchExecutable().path, arguments: arguments,
-                environment: ProcessInfo.processInfo.environment.merging(Self.environment.merging(["LAYOUTBENCH_HISTORY": "off"]) { $1 }) { $1 },
+                executable: try layoutbenchExecutable(testbed: true).path, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.merging(["LAYOUTBENCH_HISTORY": "off"]) { $1 },
                 inheritStandardError: false, connected: false)
             while !child.hasExited {
                 workers.formUnion(childProcesses(of: child.pid))
@@ -54,7 +53,7 @@ import Testing
         print("kill loop, seed \(seed): \(kills) kills")
         // However many kills it took, one more resume finishes the campaign.
         let resume = FileManager.default.fileExists(atPath: url.appendingPathComponent("checkpoint.json").path)
-        let status = try runCLI(Self.arguments + ["--out", url.path] + (resume ? ["--resume"] : []), environment: Self.environment)
+        let status = try runCLI(Self.arguments + ["--out", url.path] + (resume ? ["--resume"] : []), testbed: true)
         #expect(status == 1, "the finished campaign holds the crash findings")
         #expect(kills >= 1, "no kill landed: the moments are too late for this machine")
         #expect(outcome(try readReport(url)) == outcome(try readReport(reference)))

@@ -157,24 +157,26 @@ func reproFiles(_ url: URL) throws -> [String: Data] {
     }
 }
 
-/// The `layoutbench` executable beside the test bundle (built by `swift build --build-tests`).
-func layoutbenchExecutable() throws -> URL {
+/// The `layoutbench` executable beside the test bundle (built by `swift build --build-tests`),
+/// or with `testbed` the test bed: `layoutbench` plus the backends that trap or hang on purpose
+/// (`test-trap`, `test-hang`, `test-trap-reduce`), which the shipped binary does not have.
+func layoutbenchExecutable(testbed: Bool = false) throws -> URL {
     let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let candidate = bundle.appendingPathComponent("layoutbench")
+    let candidate = bundle.appendingPathComponent(testbed ? "LayoutBenchTestbed" : "layoutbench")
     try #require(FileManager.default.isExecutableFile(atPath: candidate.path), "build the executable first: swift build --build-tests")
     return candidate
 }
 
-/// Runs the CLI and returns its exit status (-1 when a signal ended it). `until`, polled
+/// Runs the CLI (the test bed with `testbed`) and returns its exit status (-1 when a signal ended it). `until`, polled
 /// while it runs, may return true to have it killed with SIGKILL. Started and reaped through
 /// the runner's own `ChildProcess`, which also works under Thread Sanitizer.
 @discardableResult
-func runCLI(_ arguments: [String], environment: [String: String] = [:], until: (() -> Bool)? = nil) throws -> Int32 {
+func runCLI(_ arguments: [String], environment: [String: String] = [:], testbed: Bool = false, until: (() -> Bool)? = nil) throws -> Int32 {
     var env = ProcessInfo.processInfo.environment
     env["LAYOUTBENCH_HISTORY"] = "off"  // the suite's campaigns are not nights to remember
     for (k, v) in environment { env[k] = v }
     let child = try ChildProcess(
-        executable: try layoutbenchExecutable().path, arguments: arguments, environment: env,
+        executable: try layoutbenchExecutable(testbed: testbed).path, arguments: arguments, environment: env,
         inheritStandardError: false, connected: false)
     if let until {
         while !child.hasExited {
@@ -199,7 +201,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
     @Test func trappingWorkerBecomesAFindingAndTheCampaignGoesOn() throws {
         let url = temporaryDirectory("trap")
         let status = try runCLI(Self.common + ["--cases", "30", "--backend", "exact,test-trap", "--jobs", "2", "--out", url.path],
-                                environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+                                testbed: true)
         #expect(status == 1)  // the campaign completed, and holds wrong findings (the crashes)
         let report = try readReport(url)
         #expect(report.cases == 30)
@@ -219,7 +221,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let url = temporaryDirectory("hang")
         let status = try runCLI(Self.common + ["--cases", "12", "--backend", "exact,test-hang", "--jobs", "2",
                                                "--case-timeout", "2", "--out", url.path],
-                                environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+                                testbed: true)
         #expect(status == 1)
         let report = try readReport(url)
         #expect(report.cases == 12)
@@ -233,7 +235,7 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let url = temporaryDirectory("trap-reduce")
         let status = try runCLI(Self.common + ["--cases", "4", "--backend", "test-trap-reduce", "--jobs", "1",
                                                "--families", "equal-widths", "--out", url.path],
-                                environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"])
+                                testbed: true)
         #expect(status == 1)
         let report = try readReport(url)
         #expect(report.cases == 4)
@@ -257,9 +259,9 @@ func readReport(_ url: URL) throws -> FuzzReport {
         let arguments = Self.common + ["--cases", "2", "--backend", "test-trap-reduce", "--jobs", "1", "--families", "equal-widths",
                                        "--no-reduce"]
         let failing = temporaryDirectory("wrong-exit")
-        #expect(try runCLI(arguments + ["--out", failing.path], environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"]) == 1)
+        #expect(try runCLI(arguments + ["--out", failing.path], testbed: true) == 1)
         let lenient = temporaryDirectory("wrong-no-fail")
-        #expect(try runCLI(arguments + ["--out", lenient.path, "--no-fail-on-wrong"], environment: ["LAYOUTBENCH_TEST_BACKENDS": "1"]) == 0)
+        #expect(try runCLI(arguments + ["--out", lenient.path, "--no-fail-on-wrong"], testbed: true) == 0)
         let (a, b) = (try readReport(failing), try readReport(lenient))
         #expect(a.findings.contains { $0.verdict == "wrong" })
         #expect(a.findings.map(\.fingerprint) == b.findings.map(\.fingerprint))
@@ -284,10 +286,9 @@ func readReport(_ url: URL) throws -> FuzzReport {
 
     @Test func workersDieWithAKilledParent() throws {
         let url = temporaryDirectory("orphans")
-        var environment = ProcessInfo.processInfo.environment
-        environment["LAYOUTBENCH_TEST_BACKENDS"] = "1"
+        let environment = ProcessInfo.processInfo.environment
         let cli = try ChildProcess(
-            executable: try layoutbenchExecutable().path,
+            executable: try layoutbenchExecutable(testbed: true).path,
             arguments: Self.common + ["--cases", "40", "--backend", "exact,test-hang", "--jobs", "2",
                                       "--case-timeout", "600", "--out", url.path],
             environment: environment, inheritStandardError: false, connected: false)

@@ -3,9 +3,9 @@ import ExactSimplex
 import Foundation
 import LayoutModel
 
-/// Backends that trap or hang on purpose, registered only when LAYOUTBENCH_TEST_BACKENDS=1:
-/// the runner's tests use them to show that a dying worker becomes a finding and the
-/// campaign goes on. On other systems they answer like the exact backend.
+/// Backends that trap or hang on purpose, which only the test bed registers: the runner's
+/// tests use them to show that a dying worker becomes a finding and the campaign goes on.
+/// On other systems they answer like the exact backend.
 enum TestOnlyBackends {
     static let all: [any LayoutBackend] = [
         Misbehaving(name: "test-trap", behaviour: .trap),
