@@ -40,6 +40,9 @@ public struct IncrementalPassSolver: Sendable {
         /// A constant change not yet applied to ``row`` (−Δ of the constraint's constant).
         var pendingShift = 0.0
         var hasPendingShift = false
+        /// Whether ``row``'s constant was shifted (``pendingShift``) since the row was lowered:
+        /// it may then differ in its last bit from lowering anew, which a new priority does.
+        var hasShiftedConstant = false
         /// Whether the constraint names the root (its constant then follows the root's size).
         var namesRoot = false
         /// For a row naming the root: its constant as an exact affine function of the root's
@@ -112,6 +115,15 @@ public struct IncrementalPassSolver: Sendable {
     var usesRootAffine = true
     /// How many row constants a resize took from ``RootAffineConstant``s (for tests).
     private(set) var rootAffineConstantsTaken = 0
+    /// Positions of held rows given a new (optional) priority this pass, in no order: each
+    /// keeps its lowered row and moves to its new level in place (``reprioritise``) unless it
+    /// is lowered anew anyway.
+    private var reprioritised: [Int] = []
+    /// Whether a new priority moves a row without lowering it anew (false: every one is
+    /// lowered anew, as before; tests compare the two).
+    var movesPrioritiesWithoutLowering = true
+    /// How many priority changes moved a row without lowering it (for tests).
+    private(set) var prioritiesMovedWithoutLowering = 0
     private var requiredChanged = false
     /// Keys of the required constraints that this pass removed, took out or changed (held or
     /// broken): a broken constraint whose explanation names none of them, and which is not
@@ -232,6 +244,7 @@ public struct IncrementalPassSolver: Sendable {
             dirty.removeAll()
             shifted.removeAll()
             resized.removeAll()
+            reprioritised.removeAll()
             changedRequired.removeAll()
             switch error {
             case .budgetExceeded:
@@ -286,7 +299,11 @@ public struct IncrementalPassSolver: Sendable {
             entries[index].rootAffine = nil
             dirty.append(index)
         case .priorityChanged(let index, _, _):
-            dirty.append(index)
+            if movesPrioritiesWithoutLowering && !entries[index].isNew {
+                reprioritised.append(index)
+            } else {
+                dirty.append(index)
+            }
         case .rootResized(_, let to):
             literalBound = max(literalBound, to.horizontal.doubleValue.magnitude, to.vertical.doubleValue.magnitude)
             // Rows added this pass are not lowered yet (and are in ``dirty``): the rest know
@@ -315,6 +332,9 @@ public struct IncrementalPassSolver: Sendable {
             dirty = dirty.compactMap { position in Self.shifted(position, removing: indices) }
             shifted = shifted.compactMap { position in Self.shifted(position, removing: indices) }
             if !resized.isEmpty { resized = resized.compactMap { position in Self.shifted(position, removing: indices) } }
+            if !reprioritised.isEmpty {
+                reprioritised = reprioritised.compactMap { position in Self.shifted(position, removing: indices) }
+            }
         case .constraintsAppended(let range):
             for index in range {
                 let constraint = replay.current.constraints[index]
@@ -388,6 +408,7 @@ public struct IncrementalPassSolver: Sendable {
             dirty = Array(entries.indices)
             shifted = []
             resized = []
+            reprioritised = []
             requiredChanged = true
             mayHaveBroken = true
             needsRebuild = false
@@ -400,6 +421,7 @@ public struct IncrementalPassSolver: Sendable {
         // then given one, so that the next resize lowers none of them.
         var needsAffine: [Int] = []
         if !resized.isEmpty { try resizeRootRows(&constants, &needsAffine) }
+        if !reprioritised.isEmpty { try reprioritise() }
         // Constant shifts alone (a drag, the keyboard, an intrinsic size) lower nothing.
         var relowered: Set<Int> = []
         if !dirty.isEmpty {
@@ -420,6 +442,7 @@ public struct IncrementalPassSolver: Sendable {
                 // A row lowered anew this pass already has its final constant.
                 guard delta != 0, relowered.isEmpty || !relowered.contains(index) else { continue }
                 entries[index].row.constant += delta
+                entries[index].hasShiftedConstant = true
                 if recordsRowSteps { trace(.setConstant(key: entries[index].key, constant: entries[index].row.constant)) }
                 if let handle = entries[index].handle { constants.append((handle, entries[index].row.constant)) }
                 if entries[index].row.strength.isRequired {
@@ -498,6 +521,7 @@ public struct IncrementalPassSolver: Sendable {
             }
             let old = entry.row
             entry.row = row
+            entry.hasShiftedConstant = false
             if recordsRowSteps {
                 if old.strength != row.strength || old.terms != row.terms || old.relation != row.relation {
                     trace(.remove(key: entry.key))
@@ -566,6 +590,7 @@ public struct IncrementalPassSolver: Sendable {
     ) {
         let old = entries[index].row.constant
         entries[index].row.constant = constant
+        entries[index].hasShiftedConstant = false
         if recordsRowSteps && old != constant { trace(.setConstant(key: entries[index].key, constant: constant)) }
         if let handle = entries[index].handle {
             guard old != constant else { return }
@@ -580,6 +605,66 @@ public struct IncrementalPassSolver: Sendable {
         }
     }
 
+    /// The rows of ``reprioritised`` (a new optional priority, held): each moves to its new
+    /// level in place (``CassowarySolver/setStrength(_:to:)``) with its row as it is — a
+    /// priority changes no term and no constant, so lowering it anew (what a priority change
+    /// did before, a fifth of a priority-toggle pass) gives the same row at another level.
+    /// Rows lowered anew this pass anyway, with a shift pending or taken since their lowering
+    /// (lowering anew may move such a constant by its last bit), or not held go to ``dirty``;
+    /// all of them do when a priority finds no label (``lowerDirty`` then relabels).
+    private mutating func reprioritise() throws(PassFailure) {
+        reprioritised.sort()
+        let system = replay.current
+        let lowersAnyway: Set<Int> = dirty.isEmpty ? [] : Set(dirty)
+        var levels: [Int] = []
+        levels.reserveCapacity(reprioritised.count)
+        for index in reprioritised {
+            guard let level = labels.label(for: system.constraints[index].priority) else {
+                dirty.append(contentsOf: reprioritised)
+                reprioritised.removeAll(keepingCapacity: true)
+                return
+            }
+            levels.append(level)
+        }
+        var previous = -1
+        for (index, level) in zip(reprioritised, levels) where index != previous {
+            previous = index
+            let priority = system.constraints[index].priority
+            guard !priority.isRequired, !entries[index].priority.isRequired, let handle = entries[index].handle,
+                  !entries[index].hasPendingShift, !entries[index].hasShiftedConstant,
+                  lowersAnyway.isEmpty || !lowersAnyway.contains(index) else {
+                dirty.append(index)
+                continue
+            }
+            let strength = Strength(level: level)
+            #if DEBUG
+            var expected = entries[index].row
+            expected.strength = strength
+            let relowered = try lowered(system.constraints[index], at: index, in: system, level: level)
+            precondition(relowered == expected, "row \(index) at its new priority: \(expected), lowered anew \(relowered)")
+            #endif
+            if entries[index].row.strength != strength {
+                do {
+                    try solver.setStrength(handle, to: strength)
+                } catch {
+                    throw Self.failure(error)
+                }
+                entries[index].row.strength = strength
+                if recordsRowSteps {
+                    trace(.remove(key: entries[index].key))
+                    trace(.add(key: entries[index].key, row: entries[index].row))
+                }
+            }
+            if entries[index].priority != priority {
+                priorityCounts[entries[index].priority, default: 1] -= 1
+                priorityCounts[priority, default: 0] += 1
+                entries[index].priority = priority
+            }
+            prioritiesMovedWithoutLowering &+= 1
+        }
+        reprioritised.removeAll(keepingCapacity: true)
+    }
+
     /// The rows of ``resized`` (naming the root, which this pass resized): each with an affine
     /// constant, and not otherwise changed this pass, takes its new constant from it — exactly
     /// the constant lowering anew gives, without lowering (on a rotation at 10 views, lowering
@@ -592,8 +677,9 @@ public struct IncrementalPassSolver: Sendable {
         let size = replay.current.root.frame.flatMap { frame in
             RootAffineConstant.exactDouble(frame[2]).flatMap { w in RootAffineConstant.exactDouble(frame[3]).map { (w, $0) } }
         }
-        // A row also lowered anew this pass (a new priority) takes its constant from that.
-        let lowersAnyway: Set<Int> = dirty.isEmpty ? [] : Set(dirty)
+        // A row also lowered anew this pass takes its constant from that; so does one with a
+        // new priority (one lowering gives both, one removal and addition in the row steps).
+        let lowersAnyway: Set<Int> = dirty.isEmpty && reprioritised.isEmpty ? [] : Set(dirty).union(reprioritised)
         var previous = -1
         for index in resized where index != previous {
             previous = index
