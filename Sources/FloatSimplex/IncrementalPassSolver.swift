@@ -40,6 +40,15 @@ public struct IncrementalPassSolver: Sendable {
         /// A constant change not yet applied to ``row`` (−Δ of the constraint's constant).
         var pendingShift = 0.0
         var hasPendingShift = false
+        /// Whether ``row``'s constant was shifted (``pendingShift``) since the row was lowered:
+        /// it may then differ in its last bit from lowering anew, which a new priority does.
+        var hasShiftedConstant = false
+        /// Whether the constraint names the root (its constant then follows the root's size).
+        var namesRoot = false
+        /// For a row naming the root: its constant as an exact affine function of the root's
+        /// width and height (nil until a resize first needs it, and again once the
+        /// constraint's own constant changes).
+        var rootAffine: RootAffineConstant?
 
         /// A constraint just added: its row and priority are read when the pass settles.
         static func placeholder(key: Int) -> Entry {
@@ -97,6 +106,24 @@ public struct IncrementalPassSolver: Sendable {
     private var dirty: [Int] = []
     /// Positions whose constant changed by a known amount (no lowering needed), in no order.
     private var shifted: [Int] = []
+    /// Positions of rows naming the root when the root was resized this pass, in no order:
+    /// each takes its new constant from its ``RootAffineConstant`` where it has one, and is
+    /// lowered anew otherwise.
+    private var resized: [Int] = []
+    /// Whether a resized root's rows take their constants from ``RootAffineConstant``s
+    /// (false: every one is lowered anew each resize, as before; tests compare the two).
+    var usesRootAffine = true
+    /// How many row constants a resize took from ``RootAffineConstant``s (for tests).
+    private(set) var rootAffineConstantsTaken = 0
+    /// Positions of held rows given a new (optional) priority this pass, in no order: each
+    /// keeps its lowered row and moves to its new level in place (``reprioritise``) unless it
+    /// is lowered anew anyway.
+    private var reprioritised: [Int] = []
+    /// Whether a new priority moves a row without lowering it anew (false: every one is
+    /// lowered anew, as before; tests compare the two).
+    var movesPrioritiesWithoutLowering = true
+    /// How many priority changes moved a row without lowering it (for tests).
+    private(set) var prioritiesMovedWithoutLowering = 0
     private var requiredChanged = false
     /// Keys of the required constraints that this pass removed, took out or changed (held or
     /// broken): a broken constraint whose explanation names none of them, and which is not
@@ -216,6 +243,8 @@ public struct IncrementalPassSolver: Sendable {
             needsRebuild = true
             dirty.removeAll()
             shifted.removeAll()
+            resized.removeAll()
+            reprioritised.removeAll()
             changedRequired.removeAll()
             switch error {
             case .budgetExceeded:
@@ -259,20 +288,28 @@ public struct IncrementalPassSolver: Sendable {
             // The row reads `… − constant`: it shifts by −Δ, without lowering anew (the
             // lowering's exact arithmetic is most of a pass's cost otherwise).
             entries[index].pendingShift -= to.doubleValue - from.doubleValue
+            // The affine constant was taken with the old constant.
+            entries[index].rootAffine = nil
             if !entries[index].hasPendingShift {
                 entries[index].hasPendingShift = true
                 shifted.append(index)
             }
         case .constantChanged(let index, _, let to):
             literalBound = max(literalBound, to.doubleValue.magnitude)
+            entries[index].rootAffine = nil
             dirty.append(index)
         case .priorityChanged(let index, _, _):
-            dirty.append(index)
+            if movesPrioritiesWithoutLowering && !entries[index].isNew {
+                reprioritised.append(index)
+            } else {
+                dirty.append(index)
+            }
         case .rootResized(_, let to):
             literalBound = max(literalBound, to.horizontal.doubleValue.magnitude, to.vertical.doubleValue.magnitude)
-            for index in replay.current.constraints.indices {
-                let c = replay.current.constraints[index]
-                if c.first.item == 0 || c.second?.item == 0 { dirty.append(index) }
+            // Rows added this pass are not lowered yet (and are in ``dirty``): the rest know
+            // whether they name the root, without a copy of each constraint to ask it.
+            for index in entries.indices where entries[index].namesRoot && !entries[index].isNew {
+                if usesRootAffine { resized.append(index) } else { dirty.append(index) }
             }
         case .constraintsRemoved(let indices):
             for index in indices {
@@ -294,6 +331,10 @@ public struct IncrementalPassSolver: Sendable {
             entries.remove(atSortedOffsets: indices)
             dirty = dirty.compactMap { position in Self.shifted(position, removing: indices) }
             shifted = shifted.compactMap { position in Self.shifted(position, removing: indices) }
+            if !resized.isEmpty { resized = resized.compactMap { position in Self.shifted(position, removing: indices) } }
+            if !reprioritised.isEmpty {
+                reprioritised = reprioritised.compactMap { position in Self.shifted(position, removing: indices) }
+            }
         case .constraintsAppended(let range):
             for index in range {
                 let constraint = replay.current.constraints[index]
@@ -366,6 +407,8 @@ public struct IncrementalPassSolver: Sendable {
             nextKey += entries.count
             dirty = Array(entries.indices)
             shifted = []
+            resized = []
+            reprioritised = []
             requiredChanged = true
             mayHaveBroken = true
             needsRebuild = false
@@ -374,6 +417,11 @@ public struct IncrementalPassSolver: Sendable {
         constantBuffer = []  // so that `constants` is unique
         constants.removeAll(keepingCapacity: true)
         var newOptional: [Int] = []
+        // Rows naming a resized root that have no affine constant yet: lowered anew below,
+        // then given one, so that the next resize lowers none of them.
+        var needsAffine: [Int] = []
+        if !resized.isEmpty { try resizeRootRows(&constants, &needsAffine) }
+        if !reprioritised.isEmpty { try reprioritise() }
         // Constant shifts alone (a drag, the keyboard, an intrinsic size) lower nothing.
         var relowered: Set<Int> = []
         if !dirty.isEmpty {
@@ -382,6 +430,7 @@ public struct IncrementalPassSolver: Sendable {
                 needsRebuild = true
                 return try settle()
             }
+            if !needsAffine.isEmpty { findRootAffineConstants(needsAffine) }
             if !shifted.isEmpty { relowered = Set(dirty) }
             dirty.removeAll(keepingCapacity: true)
         }
@@ -393,6 +442,7 @@ public struct IncrementalPassSolver: Sendable {
                 // A row lowered anew this pass already has its final constant.
                 guard delta != 0, relowered.isEmpty || !relowered.contains(index) else { continue }
                 entries[index].row.constant += delta
+                entries[index].hasShiftedConstant = true
                 if recordsRowSteps { trace(.setConstant(key: entries[index].key, constant: entries[index].row.constant)) }
                 if let handle = entries[index].handle { constants.append((handle, entries[index].row.constant)) }
                 if entries[index].row.strength.isRequired {
@@ -445,24 +495,10 @@ public struct IncrementalPassSolver: Sendable {
             let row = try lowered(system.constraints[index], at: index, in: system, level: level)
             if !entries[index].isNew && entries[index].row.strength == row.strength && entries[index].row.relation == row.relation
                 && entries[index].row.terms == row.terms {
-                // The common case (every row naming a resized root): only the constant can
-                // have moved. In place, without copying the entry (same label, same priority).
-                let old = entries[index].row.constant
-                entries[index].row.constant = row.constant
-                if recordsRowSteps && old != row.constant { trace(.setConstant(key: entries[index].key, constant: row.constant)) }
-                if let handle = entries[index].handle {
-                    guard old != row.constant else { continue }
-                    constants.append((handle, row.constant))
-                    // A broken constraint may hold now (the walk runs only if one is broken;
-                    // its retries read this only for rows broken before it, see `settle`).
-                    if row.strength.isRequired {
-                        requiredChanged = true
-                        if mayHaveBroken { changedRequired.insert(entries[index].key) }
-                    }
-                } else if row.strength.isRequired {
-                    requiredChanged = true
-                    changedRequired.insert(entries[index].key)
-                }
+                // The common case (a row naming a resized root, not yet given an affine
+                // constant): only the constant can have moved. In place, without copying the
+                // entry (same label, same priority).
+                takeConstant(row.constant, at: index, &constants)
                 continue
             }
             let constraint = system.constraints[index]
@@ -472,6 +508,7 @@ public struct IncrementalPassSolver: Sendable {
                 entry.isNew = false
                 entry.row = row
                 entry.priority = constraint.priority
+                entry.namesRoot = constraint.first.item == 0 || constraint.second?.item == 0
                 if recordsRowSteps { trace(.add(key: entry.key, row: row)) }
                 if constraint.priority.isRequired {
                     requiredChanged = true
@@ -484,6 +521,7 @@ public struct IncrementalPassSolver: Sendable {
             }
             let old = entry.row
             entry.row = row
+            entry.hasShiftedConstant = false
             if recordsRowSteps {
                 if old.strength != row.strength || old.terms != row.terms || old.relation != row.relation {
                     trace(.remove(key: entry.key))
@@ -541,6 +579,150 @@ public struct IncrementalPassSolver: Sendable {
             }
         }
         return true
+    }
+
+    /// Gives entry `index` (lowered, its terms, relation and level unchanged) the constant
+    /// `constant`: a held row's goes to `constants`; a required row's change may let a
+    /// broken one hold (the walk runs only if one is broken; its retries read
+    /// ``changedRequired`` only for rows broken before it, see `settle`).
+    private mutating func takeConstant(
+        _ constant: Double, at index: Int, _ constants: inout [(handle: ConstraintHandle, constant: Double)]
+    ) {
+        let old = entries[index].row.constant
+        entries[index].row.constant = constant
+        entries[index].hasShiftedConstant = false
+        if recordsRowSteps && old != constant { trace(.setConstant(key: entries[index].key, constant: constant)) }
+        if let handle = entries[index].handle {
+            guard old != constant else { return }
+            constants.append((handle, constant))
+            if entries[index].row.strength.isRequired {
+                requiredChanged = true
+                if mayHaveBroken { changedRequired.insert(entries[index].key) }
+            }
+        } else if entries[index].row.strength.isRequired {
+            requiredChanged = true
+            changedRequired.insert(entries[index].key)
+        }
+    }
+
+    /// The rows of ``reprioritised`` (a new optional priority, held): each moves to its new
+    /// level in place (``CassowarySolver/setStrength(_:to:)``) with its row as it is — a
+    /// priority changes no term and no constant, so lowering it anew (what a priority change
+    /// did before, a fifth of a priority-toggle pass) gives the same row at another level.
+    /// Rows lowered anew this pass anyway, with a shift pending or taken since their lowering
+    /// (lowering anew may move such a constant by its last bit), or not held go to ``dirty``;
+    /// all of them do when a priority finds no label (``lowerDirty`` then relabels).
+    private mutating func reprioritise() throws(PassFailure) {
+        reprioritised.sort()
+        let system = replay.current
+        let lowersAnyway: Set<Int> = dirty.isEmpty ? [] : Set(dirty)
+        var levels: [Int] = []
+        levels.reserveCapacity(reprioritised.count)
+        for index in reprioritised {
+            guard let level = labels.label(for: system.constraints[index].priority) else {
+                dirty.append(contentsOf: reprioritised)
+                reprioritised.removeAll(keepingCapacity: true)
+                return
+            }
+            levels.append(level)
+        }
+        var previous = -1
+        for (index, level) in zip(reprioritised, levels) where index != previous {
+            previous = index
+            let priority = system.constraints[index].priority
+            guard !priority.isRequired, !entries[index].priority.isRequired, let handle = entries[index].handle,
+                  !entries[index].hasPendingShift, !entries[index].hasShiftedConstant,
+                  lowersAnyway.isEmpty || !lowersAnyway.contains(index) else {
+                dirty.append(index)
+                continue
+            }
+            let strength = Strength(level: level)
+            #if DEBUG
+            var expected = entries[index].row
+            expected.strength = strength
+            let relowered = try lowered(system.constraints[index], at: index, in: system, level: level)
+            precondition(relowered == expected, "row \(index) at its new priority: \(expected), lowered anew \(relowered)")
+            #endif
+            if entries[index].row.strength != strength {
+                do {
+                    try solver.setStrength(handle, to: strength)
+                } catch {
+                    throw Self.failure(error)
+                }
+                entries[index].row.strength = strength
+                if recordsRowSteps {
+                    trace(.remove(key: entries[index].key))
+                    trace(.add(key: entries[index].key, row: entries[index].row))
+                }
+            }
+            if entries[index].priority != priority {
+                priorityCounts[entries[index].priority, default: 1] -= 1
+                priorityCounts[priority, default: 0] += 1
+                entries[index].priority = priority
+            }
+            prioritiesMovedWithoutLowering &+= 1
+        }
+        reprioritised.removeAll(keepingCapacity: true)
+    }
+
+    /// The rows of ``resized`` (naming the root, which this pass resized): each with an affine
+    /// constant, and not otherwise changed this pass, takes its new constant from it — exactly
+    /// the constant lowering anew gives, without lowering (on a rotation at 10 views, lowering
+    /// every row naming the root was half of a pass). The others go to ``dirty``, and those
+    /// without an affine constant to `needsAffine`.
+    private mutating func resizeRootRows(
+        _ constants: inout [(handle: ConstraintHandle, constant: Double)], _ needsAffine: inout [Int]
+    ) throws(PassFailure) {
+        resized.sort()
+        let size = replay.current.root.frame.flatMap { frame in
+            RootAffineConstant.exactDouble(frame[2]).flatMap { w in RootAffineConstant.exactDouble(frame[3]).map { (w, $0) } }
+        }
+        // A row also lowered anew this pass takes its constant from that; so does one with a
+        // new priority (one lowering gives both, one removal and addition in the row steps).
+        let lowersAnyway: Set<Int> = dirty.isEmpty && reprioritised.isEmpty ? [] : Set(dirty).union(reprioritised)
+        var previous = -1
+        for index in resized where index != previous {
+            previous = index
+            if let size, let affine = entries[index].rootAffine, !entries[index].hasPendingShift,
+               lowersAnyway.isEmpty || !lowersAnyway.contains(index),
+               let constant = affine.constant(width: size.0, height: size.1) {
+                #if DEBUG
+                let system = replay.current
+                let row = try lowered(system.constraints[index], at: index, in: system, level: entries[index].row.strength.level)
+                precondition(
+                    row.constant.bitPattern == constant.bitPattern,
+                    "row \(index)'s affine constant \(constant) is not the lowered \(row.constant)")
+                #endif
+                takeConstant(constant, at: index, &constants)
+                rootAffineConstantsTaken &+= 1
+            } else {
+                dirty.append(index)
+                if entries[index].rootAffine == nil { needsAffine.append(index) }
+            }
+        }
+        resized.removeAll(keepingCapacity: true)
+    }
+
+    /// Gives the rows at `positions` (naming the root, just lowered) their constants as exact
+    /// affine functions of the root's width and height: lowered exactly with the root's size
+    /// 0 × 0, 1 × 0 and 0 × 1 (the same origin), the constant is `base + a·W + b·H` with
+    /// `base` the first, `a` and `b` the differences. A row whose three numbers are not each
+    /// exactly a `Double` gets none and is lowered anew on every resize.
+    private mutating func findRootAffineConstants(_ positions: [Int]) {
+        let system = replay.current
+        let frame = system.root.frame ?? [.zero, .zero, .zero, .zero]
+        var atZero = system, atWidth = system, atHeight = system
+        atZero.setRootFrame([frame[0], frame[1], .zero, .zero])
+        atWidth.setRootFrame([frame[0], frame[1], NumericLiteral(1), .zero])
+        atHeight.setRootFrame([frame[0], frame[1], .zero, NumericLiteral(1)])
+        for index in positions {
+            let constraint = system.constraints[index]
+            let base: LinearRow<Rational> = atZero.lower(constraint, index: index, level: 0)
+            let width: LinearRow<Rational> = atWidth.lower(constraint, index: index, level: 0)
+            let height: LinearRow<Rational> = atHeight.lower(constraint, index: index, level: 0)
+            entries[index].rootAffine = RootAffineConstant(
+                base: base.constant, width: width.constant - base.constant, height: height.constant - base.constant)
+        }
     }
 
     /// Changes held rows' constants at once; if that makes the required rows infeasible,
@@ -866,6 +1048,63 @@ public struct IncrementalPassSolver: Sendable {
         return CassowaryBackend(conflictFilterLimit: conflictFilterLimit)
             .irreducibleConflict(failing: linearRow(first), explanation: explanation.map(linearRow), kept: kept.map(linearRow),
                                  budget: solver.remainingBudget)
+    }
+}
+
+/// A row's constant as an affine function of the root's width W and height H (spec §7's
+/// `set root W H` moves nothing else of a row naming the root): `base + width·W + height·H`,
+/// each number exactly the exact lowering's.
+///
+/// ``constant(width:height:)`` answers only when every operation is exact, so that its answer
+/// is the exact constant itself — what lowering anew, rounding once, gives — bit for bit.
+struct RootAffineConstant: Sendable, Hashable {
+    var base: Double
+    var width: Double
+    var height: Double
+
+    /// Nil unless each of the three is exactly a `Double`.
+    init?(base: Rational, width: Rational, height: Rational) {
+        guard let b = Self.exactDouble(base), let w = Self.exactDouble(width), let h = Self.exactDouble(height) else { return nil }
+        (self.base, self.width, self.height) = (b, w, h)
+    }
+
+    /// The constant at W × H (given as `Double`s equal to the root's literals), or nil when
+    /// computing it in `Double` could round: then only the exact lowering gives it.
+    func constant(width w: Double, height h: Double) -> Double? {
+        guard let x = Self.exactProduct(width, w), let y = Self.exactProduct(height, h),
+              let partial = Self.exactSum(base, x), let sum = Self.exactSum(partial, y) else { return nil }
+        // An exact zero is +0, as rounding the exact value gives.
+        return sum == 0 ? 0 : sum
+    }
+
+    static func exactDouble(_ value: Rational) -> Double? {
+        let double = value.doubleValue
+        guard double.isFinite, Rational(exactly: double) == value else { return nil }
+        return double
+    }
+
+    static func exactDouble(_ literal: NumericLiteral) -> Double? {
+        // An integer below 10¹⁵ (< 2⁵³) is its `Double` exactly — the usual root size —, told
+        // from its digits without building two rationals (a sixth of a rotation pass).
+        if literal.exponent >= 0 && literal.significand.utf8.count + literal.exponent <= 15 { return literal.doubleValue }
+        return exactDouble(Rational(literal: literal))
+    }
+
+    /// `a·b` if it is exact (the fused residual is exact for results far from the subnormals).
+    private static func exactProduct(_ a: Double, _ b: Double) -> Double? {
+        let product = a * b
+        if product == 0 { return a == 0 || b == 0 ? product : nil }
+        guard product.isFinite, product.magnitude >= 0x1p-900, (-product).addingProduct(a, b) == 0 else { return nil }
+        return product
+    }
+
+    /// `a + b` if it is exact (Knuth's two-sum: its error term, exact without overflow).
+    private static func exactSum(_ a: Double, _ b: Double) -> Double? {
+        let sum = a + b
+        guard sum.isFinite else { return nil }
+        let bVirtual = sum - a
+        let error = (a - (sum - bVirtual)) + (b - bVirtual)
+        return error == 0 ? sum : nil
     }
 }
 

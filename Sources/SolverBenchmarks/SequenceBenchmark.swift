@@ -102,18 +102,37 @@ public enum SequenceBenchmark {
         }
         var solver = CassowarySolver()
         var handles = [ConstraintHandle?](repeating: nil, count: keyCount)
+        // The row each held key was added with: a removal followed by the same key's
+        // re-addition at another optional level (kiwi's only way to change a priority) is an
+        // in-place strength change here, as the float driver makes it.
+        var heldRows = [LinearConstraint?](repeating: nil, count: keyCount)
         let variables = (0..<variableCount).map(Variable.init)
         var values = [Double](repeating: 0, count: variableCount)
         var seconds: [Double] = []
         seconds.reserveCapacity(rowSteps.count)
         for (pass, steps) in rowSteps.enumerated() {
             let start = ContinuousClock.now
-            for step in steps {
+            var skipsNext = false
+            for (position, step) in steps.enumerated() {
+                if skipsNext {
+                    skipsNext = false
+                    continue
+                }
                 do throws(CassowaryError) {
                     switch step {
                     case .add(let key, let row):
                         handles[key] = try solver.addConstraint(row)
+                        heldRows[key] = row
+                    case .remove(let key)
+                        where position + 1 < steps.count && handles[key] != nil
+                            && Self.isStrengthChange(of: heldRows[key], to: steps[position + 1], key: key):
+                        guard case .add(_, let row) = steps[position + 1], let handle = handles[key] else { break }
+                        skipsNext = true
+                        try solver.setStrength(handle, to: row.strength)
+                        if heldRows[key]?.constant != row.constant { try solver.setConstant(handle, to: row.constant) }
+                        heldRows[key] = row
                     case .remove(let key):
+                        heldRows[key] = nil
                         if let handle = handles[key] {
                             handles[key] = nil
                             try solver.removeConstraint(handle)
@@ -131,6 +150,14 @@ public enum SequenceBenchmark {
             if pass > 0 { seconds.append((ContinuousClock.now - start).inSeconds) }
         }
         return (seconds, values)
+    }
+
+    /// Whether `next` re-adds `key`'s row `held` with the same terms and relation at another
+    /// optional level (an optional row's new priority, as kiwi is told it: removal, addition).
+    static func isStrengthChange(of held: LinearConstraint?, to next: IncrementalPassSolver.RowStep, key: Int) -> Bool {
+        guard let held, case .add(let nextKey, let row) = next, nextKey == key else { return false }
+        return !held.strength.isRequired && !row.strength.isRequired && held.strength != row.strength
+            && held.relation == row.relation && held.terms == row.terms
     }
 
     /// Resident set size from /proc/self/statm, nil where there is none.

@@ -1,7 +1,7 @@
 import FloatSimplex
 import Foundation
 import LayoutModel
-import SolverBenchmarks
+@testable import SolverBenchmarks
 import Testing
 
 /// The repository root, found from this file's path.
@@ -106,6 +106,52 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
         #expect(replay.lastValues.count == last.solution.values.count)
         for (core, pass) in zip(replay.lastValues, last.solution.values) { #expect(abs(core - pass) <= 1e-9) }
         #expect(last.solution.values[0] == 12 && last.solution.values[5] == 40)
+    }
+
+    /// A priority toggle reaches kiwi as the row's removal and re-addition at the new level;
+    /// the float core's replay makes it one in-place strength change (with the constant, if
+    /// that moved too) and still reaches the driver's answer after every toggle.
+    @Test func priorityTogglesReplayAsStrengthChanges() throws {
+        let sequence = try LayoutParser.parseSequence("""
+            root r 400 400
+            view a
+            a.left == r.left + 10
+            a.top == r.top
+            a.height == 10
+            wide: a.width == 300 @750
+            narrow: a.width == 100 @250
+            layout
+            set wide priority 200
+            layout
+            set narrow priority 100
+            layout
+            set wide priority 900
+            layout
+            set narrow priority 950
+            layout
+            """)
+        let measurement = try SequenceBenchmark.run(sequence, scratchSamples: 1, recordRowSteps: true)
+        // Each toggle reaches kiwi as a removal and an addition of the same key.
+        for steps in measurement.rowSteps.dropFirst() {
+            #expect(steps.count == 2)
+            guard steps.count == 2, case .remove(let key) = steps[0] else { continue }
+            let held = measurement.rowSteps.flatMap { $0 }.compactMap { step -> LinearConstraint? in
+                if case .add(key, let row) = step { return row } else { return nil }
+            }.first
+            #expect(SequenceBenchmark.isStrengthChange(of: held, to: steps[1], key: key))
+        }
+        var driver = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
+        _ = try driver.solveNextPass([])
+        for (pass, steps) in sequence.updates.enumerated() {
+            let expected = try driver.solveNextPass(steps).solution.values
+            let replay = try SequenceBenchmark.rowStepSeconds(Array(measurement.rowSteps.prefix(pass + 2)))
+            #expect(replay.lastValues.count == expected.count)
+            for (core, value) in zip(replay.lastValues, expected) { #expect(abs(core - value) <= 1e-9, "pass \(pass + 2)") }
+        }
+        #expect(!SequenceBenchmark.isStrengthChange(
+            of: LinearConstraint([.init(Variable(0), 1)], constant: -1, relation: .equal, strength: .required),
+            to: .add(key: 0, row: LinearConstraint([.init(Variable(0), 1)], constant: -1, relation: .equal, strength: Strength(level: 1))),
+            key: 0))
     }
 
     @Test func nonFiniteNumbersAreRefused() {
