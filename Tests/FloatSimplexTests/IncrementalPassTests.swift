@@ -243,35 +243,8 @@ import Testing
     /// (Every resize also checks, in debug builds, each constant so taken against lowering.)
     @Test(arguments: ["rotation", "random-steps"])
     func rootResizesByAffineConstantsEqualLoweringAnew(_ familyName: String) throws {
-        let family = try #require(SequenceFamilies.named(familyName))
-        var taken = 0
-        for base in ["form", "table-cells", "nested", "random", "conflict-early", "priority-ties", "equal-spacing"] {
-            for seed in UInt64(0)..<4 {
-                let baseFamily = try #require(Families.named(base))
-                guard let generated = generateSequence(family: family, base: baseFamily, size: 5, steps: 40, seed: seed) else { continue }
-                let sequence = generated.sequence
-                var affine = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
-                var lowering = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
-                lowering.usesRootAffine = false
-                affine.recordsRowSteps = true
-                lowering.recordsRowSteps = true
-                for pass in 0..<sequence.passCount {
-                    let steps = pass == 0 ? [] : sequence.updates[pass - 1]
-                    let a = try affine.solveNextPass(steps).solution
-                    let b = try lowering.solveNextPass(steps).solution
-                    #expect(a.status == b.status && a.broken == b.broken, "\(generated.description) pass \(pass + 1)")
-                    #expect(a.values.map(\.bitPattern) == b.values.map(\.bitPattern), "\(generated.description) pass \(pass + 1)")
-                }
-                // The same steps; within a pass, constants taken without lowering come first.
-                func counted(_ steps: [[IncrementalPassSolver.RowStep]]) -> [[IncrementalPassSolver.RowStep: Int]] {
-                    steps.map { pass in pass.reduce(into: [:]) { counts, step in counts[step, default: 0] += 1 } }
-                }
-                #expect(counted(affine.rowSteps) == counted(lowering.rowSteps), "\(generated.description)")
-                #expect(lowering.rootAffineConstantsTaken == 0)
-                taken += affine.rootAffineConstantsTaken
-            }
-        }
-        #expect(taken > 0)
+        try expectShortcutEqualsLoweringAnew(
+            familyName, switchOff: { $0.usesRootAffine = false }, uses: \.rootAffineConstantsTaken)
     }
 
     /// A new priority moves the row to its new level in place, without lowering it anew:
@@ -280,21 +253,34 @@ import Testing
     /// moved against lowering it anew.)
     @Test(arguments: ["priority-toggle", "random-steps"])
     func prioritiesMovedWithoutLoweringEqualLoweringAnew(_ familyName: String) throws {
+        try expectShortcutEqualsLoweringAnew(
+            familyName, switchOff: { $0.movesPrioritiesWithoutLowering = false }, uses: \.prioritiesMovedWithoutLowering)
+    }
+
+    /// Runs `familyName`'s generated sequences on seven base families through two drivers, one
+    /// with a shortcut of the incremental path switched off by `switchOff`, and expects the
+    /// same status, broken list, objective and values (bit for bit) on every pass, the same row
+    /// steps per pass (in any order: constants taken without lowering come first), and the
+    /// shortcut counted by `uses` taken at least once, by the driver that has it only.
+    private func expectShortcutEqualsLoweringAnew(
+        _ familyName: String, switchOff: (inout IncrementalPassSolver) -> Void,
+        uses: KeyPath<IncrementalPassSolver, Int>
+    ) throws {
         let family = try #require(SequenceFamilies.named(familyName))
-        var moved = 0
+        var taken = 0
         for base in ["form", "table-cells", "nested", "random", "conflict-early", "priority-ties", "equal-spacing"] {
             for seed in UInt64(0)..<4 {
                 let baseFamily = try #require(Families.named(base))
                 guard let generated = generateSequence(family: family, base: baseFamily, size: 5, steps: 40, seed: seed) else { continue }
                 let sequence = generated.sequence
-                var inPlace = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
+                var shortcut = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
                 var lowering = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
-                lowering.movesPrioritiesWithoutLowering = false
-                inPlace.recordsRowSteps = true
+                switchOff(&lowering)
+                shortcut.recordsRowSteps = true
                 lowering.recordsRowSteps = true
                 for pass in 0..<sequence.passCount {
                     let steps = pass == 0 ? [] : sequence.updates[pass - 1]
-                    let a = try inPlace.solveNextPass(steps).solution
+                    let a = try shortcut.solveNextPass(steps).solution
                     let b = try lowering.solveNextPass(steps).solution
                     #expect(a.status == b.status && a.broken == b.broken, "\(generated.description) pass \(pass + 1)")
                     #expect(a.objective == b.objective, "\(generated.description) pass \(pass + 1)")
@@ -303,12 +289,12 @@ import Testing
                 func counted(_ steps: [[IncrementalPassSolver.RowStep]]) -> [[IncrementalPassSolver.RowStep: Int]] {
                     steps.map { pass in pass.reduce(into: [:]) { counts, step in counts[step, default: 0] += 1 } }
                 }
-                #expect(counted(inPlace.rowSteps) == counted(lowering.rowSteps), "\(generated.description)")
-                #expect(lowering.prioritiesMovedWithoutLowering == 0)
-                moved += inPlace.prioritiesMovedWithoutLowering
+                #expect(counted(shortcut.rowSteps) == counted(lowering.rowSteps), "\(generated.description)")
+                #expect(lowering[keyPath: uses] == 0)
+                taken += shortcut[keyPath: uses]
             }
         }
-        #expect(moved > 0)
+        #expect(taken > 0)
     }
 
     /// A driver (no ambiguity estimate) that has answered the first pass of `familyName`'s
