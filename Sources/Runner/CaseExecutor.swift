@@ -64,6 +64,22 @@ public struct Isolation: Sendable {
         self.environment = environment
         self.caseTimeout = caseTimeout
     }
+
+    /// The environment a worker starts with: `inherited` (this process's), then ``environment``
+    /// over it. Unless the worker's standard error is shown (`LAYOUTBENCH_WORKER_STDERR=inherit`)
+    /// or the caller chose otherwise, the Swift runtime's backtracer is off
+    /// (`SWIFT_BACKTRACE=enable=no`): a crashing worker's stderr goes to /dev/null and the
+    /// runner records the death itself, so a backtrace is seconds of symbolication for
+    /// nothing — and a backtracer whose crashed worker the runner has already reaped was left
+    /// behind, blocked on a read, one per crash.
+    public func workerEnvironment(inheriting inherited: [String: String]) -> [String: String] {
+        var result = inherited
+        for (key, value) in environment { result[key] = value }
+        if result["LAYOUTBENCH_WORKER_STDERR"] != "inherit" && result["SWIFT_BACKTRACE"] == nil {
+            result["SWIFT_BACKTRACE"] = "enable=no"
+        }
+        return result
+    }
 }
 
 /// Runs cases in a child `layoutbench worker`, replaced whenever it dies or hangs.
@@ -96,8 +112,7 @@ final class IsolatedExecutor: CaseExecutor {
     }
 
     private func start() throws {
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in isolation.environment { environment[key] = value }
+        let environment = isolation.workerEnvironment(inheriting: ProcessInfo.processInfo.environment)
         // From the permanent spawn thread, so that the worker's parent-death signal fires
         // when this process dies and not when a Dispatch thread retires.
         let inherit = environment["LAYOUTBENCH_WORKER_STDERR"] == "inherit"

@@ -217,6 +217,19 @@ func readReport(_ url: URL) throws -> FuzzReport {
         }
     }
 
+    /// Workers start with the Swift runtime's backtracer off, as their stderr goes nowhere:
+    /// every crashed worker used to leave a `swift-backtrace` blocked on a read behind it.
+    /// Shown stderr (`LAYOUTBENCH_WORKER_STDERR=inherit`) or a caller's own setting keeps it.
+    @Test func workersStartWithoutTheBacktracerUnlessTheirStderrIsShown() {
+        let isolation = Isolation(executable: URL(fileURLWithPath: "/bin/true"), environment: ["EXTRA": "1"])
+        let plain = isolation.workerEnvironment(inheriting: ["PATH": "/bin", "EXTRA": "0"])
+        #expect(plain == ["PATH": "/bin", "EXTRA": "1", "SWIFT_BACKTRACE": "enable=no"])
+        let shown = isolation.workerEnvironment(inheriting: ["LAYOUTBENCH_WORKER_STDERR": "inherit"])
+        #expect(shown["SWIFT_BACKTRACE"] == nil)
+        let chosen = isolation.workerEnvironment(inheriting: ["SWIFT_BACKTRACE": "enable=yes,interactive=no"])
+        #expect(chosen["SWIFT_BACKTRACE"] == "enable=yes,interactive=no")
+    }
+
     @Test func hangingWorkerIsKilledAndReported() throws {
         let url = temporaryDirectory("hang")
         let status = try runCLI(Self.common + ["--cases", "12", "--backend", "exact,test-hang", "--jobs", "2",
