@@ -5,12 +5,13 @@ import LayoutModel
 /// The `float` backend: the incremental Cassowary solver run once over a whole system.
 ///
 /// The system is lowered exactly (`Rational`) and each coefficient rounded to `Double` once.
-/// Required rows are added in file order; one that the solver rejects is *broken* and, for
-/// the first, its conflict is the tableau's explanation shrunk to an irreducible subset by
-/// deletion filtering (each test a fresh solve of the required rows in question). Optional
-/// rows follow, each at its level. The objective vector is evaluated at the returned point;
-/// ambiguity is ``CassowarySolver/ambiguityEstimate()``'s, with the variables it leaves
-/// undecided (degenerate vertices) settled by probes (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
+/// Rows are added in file order, optional ones among the required (``additionOrder(_:)``);
+/// a required row that the solver rejects is *broken* and, for the first, its conflict is
+/// the tableau's explanation shrunk to an irreducible subset by deletion filtering (each test
+/// a fresh solve of the required rows in question). Optional rows are added at their levels.
+/// The objective vector is evaluated at the returned point; ambiguity is
+/// ``CassowarySolver/ambiguityEstimate()``'s, with the variables it leaves undecided
+/// (degenerate vertices) settled by probes (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
 public struct CassowaryBackend: LayoutBackend {
     /// Conflicts larger than this are reported as the tableau explains them, unfiltered:
     /// deletion filtering costs one solve per member.
@@ -72,9 +73,11 @@ public struct CassowaryBackend: LayoutBackend {
         var solver = CassowarySolver(budget: budget)
         var broken: [Int] = []
         var conflict: [Int] = []
-        // Accepted constraints get handles 0, 1, 2, … in order: the required rows come first,
-        // so a handle's id is its row's place here.
+        // The required rows held, in the order added, and for each handle id the place of its
+        // row there (-1: an optional row), to turn the solver's explanation into rows.
         var keptRequired: [LinearRow<Double>] = []
+        var keptPlace: [Int] = []
+        keptPlace.reserveCapacity(linear.rows.count)
         var filterPivots = 0
         func exceeded() -> BackendResult {
             BackendResult(
@@ -91,18 +94,40 @@ public struct CassowaryBackend: LayoutBackend {
         #else
         func constraint(_ row: LinearRow<Double>) -> LinearConstraint { LinearConstraint(row) }
         #endif
-        for row in linear.rows where row.isRequired {
+        func members(of explanation: [ConstraintHandle]) -> [LinearRow<Double>] {
+            explanation.compactMap { handle in
+                handle.id < keptPlace.count && keptPlace[handle.id] >= 0 ? keptRequired[keptPlace[handle.id]] : nil
+            }
+        }
+        let order = Self.additionOrder(linear)
+        var inRequiredRun = true
+        for row in order {
+            if row.isRequired != inRequiredRun {
+                if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
+                inRequiredRun = row.isRequired
+            }
+            guard row.isRequired else {
+                do {
+                    try solver.addConstraint(constraint(row))
+                    keptPlace.append(-1)
+                } catch {
+                    if error == .budgetExceeded { return exceeded() }
+                    throw .internalFailure(backend: name, message: error.description)
+                }
+                continue
+            }
             do {
                 try solver.addConstraint(constraint(row))
+                keptPlace.append(keptRequired.count)
                 keptRequired.append(row)
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
                     if broken.isEmpty {
                         phases.solve += clock.lap()
-                        let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
                         var trials = TrialBudget(solver.remainingBudget)
-                        let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired, trials: &trials)
+                        let found = irreducibleConflict(
+                            failing: row, explanation: members(of: explanation), kept: keptRequired, trials: &trials)
                         // The filter's pivots count as the solve's: the budget is charged for them.
                         filterPivots = trials.pivots
                         guard let found, solver.chargeBudget(trials.pivots) else { return exceeded() }
@@ -111,8 +136,8 @@ public struct CassowaryBackend: LayoutBackend {
                     }
                     #if LAYOUTBENCH_FAULTS
                     if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
-                        let members = explanation.compactMap { $0.id < keptRequired.count ? keptRequired[$0.id] : nil }
-                        let found = irreducibleConflict(failing: row, explanation: members, kept: keptRequired, budget: .unlimited) ?? []
+                        let found = irreducibleConflict(
+                            failing: row, explanation: members(of: explanation), kept: keptRequired, budget: .unlimited) ?? []
                         conflict = Array(Set(conflict).union(found)).sorted()
                     }
                     #endif
@@ -124,17 +149,7 @@ public struct CassowaryBackend: LayoutBackend {
                 }
             }
         }
-        phases.solve += clock.lap()
-        let strongestFirst = linear.levels.count > Self.strongestFirstLevelCount
-        for row in strongestFirst ? Self.optionalRowsStrongestFirst(linear) : linear.rows where !row.isRequired {
-            do {
-                try solver.addConstraint(constraint(row))
-            } catch {
-                if error == .budgetExceeded { return exceeded() }
-                throw .internalFailure(backend: name, message: error.description)
-            }
-        }
-        phases.levels += clock.lap()
+        if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
         // A plain loop: a closure reading `solver` would copy the whole solver per variable.
         var values: [Double] = []
         values.reserveCapacity(linear.variableCount)
@@ -305,18 +320,34 @@ public struct CassowaryBackend: LayoutBackend {
         }
     }
 
-    /// Above this many levels the optional rows are added strongest level first
-    /// (``optionalRowsStrongestFirst(_:)``), at or below it in file order.
+    /// The order ``solve(_:budget:)`` adds the rows in: the file's order, required and
+    /// optional rows interleaved, up to ``strongestFirstLevelCount`` levels; above it the
+    /// required rows in file order, then the optional ones strongest level first
+    /// (``optionalRowsStrongestFirst(_:)``). Neither the optimum nor the broken list depends
+    /// on the order (optional rows never make the required ones infeasible, so the walk keeps
+    /// the same required rows); the work does.
+    ///
+    /// A layout's rows come in the file's order view by view: a view's position, then its
+    /// hugging and compression resistance. Added in that order, a label's optional rows meet
+    /// only the views laid out before it, and a pivot they cause moves what is held so far.
+    /// Added after every required row, they meet the whole layout: in a stack of cards, a
+    /// card's height pivots with every card below it already chained to it, and each such
+    /// pivot re-evaluates the rows of all of them (n²: `centered`, `table-cells`, `form`;
+    /// at 1,000 views `table-cells` needed 2,028 pivots that way and none in file order).
+    public static func additionOrder(_ linear: LinearSystem<Double>) -> [LinearRow<Double>] {
+        guard linear.levels.count > strongestFirstLevelCount else { return linear.rows }
+        return linear.rows.filter(\.isRequired) + optionalRowsStrongestFirst(linear)
+    }
+
+    /// Above this many levels the optional rows are added after the required ones, strongest
+    /// level first (``optionalRowsStrongestFirst(_:)``).
     ///
     /// Reduced costs are vectors over the levels. In file order, a row stronger than the rows
     /// held moves what they fixed: a pivot, whose entering cost is as long as the levels it
     /// passes (one view with 3,000 priorities ascending in the file: 3,000 pivots, each
     /// carrying a reduced cost of up to 3,000 levels, and a backward cone as long). Strongest
     /// first, a row weaker than every level held is absorbed by its own error with no pivot
-    /// (0 pivots there). With a few levels the vectors are short and file order costs
-    /// little; strongest first would spare pivots there too (`form` at 1,000 views: 3,012 →
-    /// 2,001) but ends on a degenerate vertex where the ambiguity estimate leaves variables
-    /// undecided, and their probes (a copy of the solver each) cost three times the solve.
+    /// (0 pivots there). With a few levels the vectors are short and file order costs little.
     static let strongestFirstLevelCount = 32
 
     /// The optional rows, strongest level first and in file order within a level. The optimum

@@ -54,13 +54,13 @@ public struct IncrementalWorkload: Sendable {
 
     public var name: String { layoutName ?? "\(kind.rawValue)-\(size)" }
 
-    /// A whole layout's rows in the order the `float` backend adds them (required rows in
-    /// file order, then optional ones), lowered as it lowers them, so that timing this
+    /// A whole layout's rows in the order the `float` backend adds them
+    /// (``CassowaryBackend/additionOrder(_:)``), lowered as it lowers them, so that timing this
     /// workload times the backend's incremental core on the same system; nil when a number
     /// does not fit a `Double`. `kind` says nothing here (it is `.chain`); `name` is `name`.
     public static func adding(_ system: ConstraintSystem, name: String) -> IncrementalWorkload? {
         guard let linear = CassowaryBackend.lower(system) else { return nil }
-        let ordered = linear.rows.filter(\.isRequired) + linear.rows.filter { !$0.isRequired }
+        let ordered = CassowaryBackend.additionOrder(linear)
         var workload = IncrementalWorkload(
             kind: .chain, size: system.viewCount, constraints: ordered.map(LinearConstraint.init),
             variableCount: linear.variableCount, levelCount: linear.levels.count, system: system)
