@@ -21,20 +21,19 @@ extension CassowarySolver {
     public func ambiguousVariables() -> [Variable] { ambiguityEstimate().ambiguous }
 
     /// The one-column estimate of ``ambiguousVariables()``, and the variables it leaves
-    /// undecided: those reached (and not marked) by a flat column that a degenerate row
-    /// blocks at step zero. At a degenerate vertex (the apex of a cone `x, y ≥ 0, x ≤ 2y,
+    /// undecided: those (not marked) downstream of a flat column that a degenerate row
+    /// blocks at step zero, whatever the column's coefficients on them. At a degenerate vertex (the apex of a cone `x, y ≥ 0, x ≤ 2y,
     /// y ≤ 2x`) every single column is blocked, yet a combination of them moves.
     public func ambiguityEstimate() -> (ambiguous: [Variable], undecided: [Variable]) {
         var scratch = tableau
         var marked = Set<Int>()
-        var blocked = Set<Int>()
-        let pivotTolerance = scratch.tolerance.pivot
+        // Flat columns blocked at step zero in every direction: what they reach is undecided.
+        var blockedSources: [Int] = []
+        var reached: [Int] = []
         for symbol in 0..<scratch.symbolCount where !scratch.symbols[symbol].isBasic {
             let kind = scratch.symbols[symbol].kind
-            let directions: [Double]
             switch kind {
-            case .external: directions = [1, -1]
-            case .slack, .error: directions = [1]
+            case .external, .slack, .error: break
             case .dummy, .retired: continue
             }
             #if LAYOUTBENCH_FAULTS
@@ -50,32 +49,22 @@ extension CassowarySolver {
                 marked.insert(symbol)
                 continue
             }
-            let column = scratch.column(of: symbol)
-            let movable = directions.contains { direction in
-                var step = Double.infinity
-                for term in column {
-                    let rate = term.coefficient * direction
-                    switch scratch.symbols[term.symbol].kind {
-                    case .dummy:
-                        if abs(rate) > pivotTolerance { step = 0 }
-                    case .slack, .error:
-                        // A value within its row's rounding of 0 is at its bound.
-                        if rate < -pivotTolerance {
-                            let value = scratch.symbols[term.symbol].value
-                            let room = value > 0 && scratch.isBeyondRounding(value, of: term.symbol) ? value : 0
-                            step = min(step, room / -rate)
-                        }
-                    case .external, .retired:
-                        break
-                    }
-                }
-                return step > 0
+            reached.removeAll(keepingCapacity: true)
+            if scratch.isMovable(alongFlat: symbol, reached: &reached) {
+                if kind == .external { marked.insert(symbol) }
+                marked.formUnion(reached)
+            } else {
+                blockedSources.append(symbol)
             }
-            var reached: [Int] = kind == .external ? [symbol] : []
-            for term in column where scratch.symbols[term.symbol].kind == .external && abs(term.coefficient) > pivotTolerance {
-                reached.append(term.symbol)
-            }
-            if movable { marked.formUnion(reached) } else { blocked.formUnion(reached) }
+        }
+        // The external symbols a blocked column may move: the blocked external symbols and
+        // the external basic symbols downstream of any blocked column. A superset of what the
+        // columns themselves reach (a coefficient that cancels, a width between two edges that
+        // both move, still counts), found in one walk instead of one whole column each.
+        var blocked = Set<Int>()
+        for source in blockedSources where scratch.symbols[source].kind == .external { blocked.insert(source) }
+        for symbol in scratch.forwardCone(of: blockedSources) where scratch.symbols[symbol].kind == .external {
+            blocked.insert(symbol)
         }
         let owner = { (symbol: Int) in Variable(scratch.symbols[symbol].owner) }
         return (marked.map(owner).sorted(), blocked.subtracting(marked).map(owner).sorted())

@@ -17,13 +17,20 @@ public struct CassowaryBackend: LayoutBackend {
     /// deletion filtering costs one solve per member.
     public var conflictFilterLimit: Int
 
-    /// At most this many undecided variables are probed per solve (two additions each, on
-    /// a copy of the solver); the rest keep the one-column estimate.
+    /// At most this many undecided variables are probed per solve (two additions each, rolled
+    /// back), within ``ambiguityProbeWorkFloor``; the rest keep the one-column estimate.
     public var ambiguityProbeLimit: Int
 
-    public init(conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64) {
+    /// The probes of a solve may read at least this many row terms, and at most as many as
+    /// the solve read if that is more (``Tableau/termsRead``); the undecided variables left
+    /// keep the one-column estimate. Below it — every layout of up to a few hundred views —
+    /// all ``ambiguityProbeLimit`` probes run.
+    public var ambiguityProbeWorkFloor: Int
+
+    public init(conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64, ambiguityProbeWorkFloor: Int = 4_000_000) {
         self.conflictFilterLimit = conflictFilterLimit
         self.ambiguityProbeLimit = ambiguityProbeLimit
+        self.ambiguityProbeWorkFloor = ambiguityProbeWorkFloor
     }
 
     public var name: String { "float" }
@@ -166,9 +173,16 @@ public struct CassowaryBackend: LayoutBackend {
             objective[row.level - 1] += error
         }
         _ = clock.lap()
+        // The probes together may read as many row terms as the solve did (at least
+        // `ambiguityProbeWorkFloor`): on a tableau whose rows have grown as long as the layout
+        // (`form`: every label's width tied to one) each probe walks all of it, and 64 of them
+        // cost many solves.
+        let probeWorkLimit = max(ambiguityProbeWorkFloor, solver.tableau.termsRead)
         let estimate = solver.ambiguityEstimate()
+        let probeWorkStart = solver.tableau.termsRead
         var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
         for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {
+            guard solver.tableau.termsRead &- probeWorkStart < probeWorkLimit else { break }
             for moved in solver.probeMovesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
             where moved.index >= 0 && moved.index < linear.variableCount {
                 ambiguous.insert(moved.index)

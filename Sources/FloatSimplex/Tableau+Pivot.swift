@@ -32,6 +32,7 @@ extension Tableau {
             symbols[basic].accumulator = 0
             if Tolerance.isCancelled(factor, of: accumulatedMagnitudes[basic]) { continue }
             constant += factor * symbols[basic].constant
+            termsRead &+= symbols[basic].rowRange.count
             for index in symbols[basic].rowRange { accumulate(terms[index].symbol, factor * terms[index].coefficient) }
         }
         var reduced = termBuffer
@@ -79,6 +80,7 @@ extension Tableau {
         while let basic = heap.pop() {
             var sum = 0.0
             var magnitude = 0.0
+            termsRead &+= symbols[basic].rowRange.count
             for index in symbols[basic].rowRange {
                 let term = terms[index]
                 if symbols[term.symbol].seen == epoch {
@@ -100,6 +102,88 @@ extension Tableau {
 
     /// Takes back a column's storage once the caller is done with it.
     mutating func recycle(_ column: consuming [Term]) { termBuffer = column }
+
+    /// Whether a step of positive length along the flat non-basic `symbol` is possible in
+    /// some direction (both for an external symbol, upwards for a restricted one) before a
+    /// restricted basic symbol reaches 0 or a required equality's marker moves; with the
+    /// external basic symbols its column moves (coefficient beyond the pivot tolerance) in
+    /// `reached` when it is.
+    ///
+    /// Walks the column in rank order as ``column(of:)`` computes it, and stops as soon as
+    /// every direction meets a block at step zero: what the ambiguity estimate needs of most
+    /// columns at a degenerate vertex, which a degenerate row near the column's start
+    /// usually settles. A complete column costs its whole forward cone — every view below a
+    /// cell in a stack — so computing each flat column whole made the estimate quadratic.
+    mutating func isMovable(alongFlat symbol: Int, reached: inout [Int]) -> Bool {
+        let pivotTolerance = tolerance.pivot
+        var upBlocked = false
+        var downBlocked = symbols[symbol].kind != .external
+        nextEpoch()
+        symbols[symbol].seen = epoch
+        symbols[symbol].accumulator = 1
+        enqueueUsers(of: symbol)
+        while let basic = heap.pop() {
+            var sum = 0.0
+            var magnitude = 0.0
+            termsRead &+= symbols[basic].rowRange.count
+            for index in symbols[basic].rowRange {
+                let term = terms[index]
+                if symbols[term.symbol].seen == epoch {
+                    let product = term.coefficient * symbols[term.symbol].accumulator
+                    sum += product
+                    magnitude = Swift.max(magnitude, abs(product))
+                }
+            }
+            symbols[basic].accumulator = sum
+            if Tolerance.isCancelled(sum, of: magnitude) {
+                symbols[basic].accumulator = 0
+                continue
+            }
+            switch symbols[basic].kind {
+            case .dummy:
+                if abs(sum) > pivotTolerance { upBlocked = true; downBlocked = true }
+            case .slack, .error:
+                // A value within its row's rounding of 0 is at its bound: no room.
+                let value = symbols[basic].value
+                if sum < -pivotTolerance && !upBlocked && !(value > 0 && isBeyondRounding(value, of: basic)) { upBlocked = true }
+                if sum > pivotTolerance && !downBlocked && !(value > 0 && isBeyondRounding(value, of: basic)) { downBlocked = true }
+            case .external:
+                if abs(sum) > pivotTolerance { reached.append(basic) }
+            case .retired:
+                break
+            }
+            if upBlocked && downBlocked { return false }
+            enqueueUsers(of: basic)
+        }
+        return true
+    }
+
+    /// Every basic symbol downstream of `sources` (through the rows that name them, then the
+    /// rows that name those, …), whatever the coefficients: a superset of the union of their
+    /// columns, found in one walk over the column index (each row visited once, however many
+    /// sources reach it).
+    mutating func forwardCone(of sources: [Int]) -> [Int] {
+        nextEpoch()
+        var reached: [Int] = []
+        var stack: [Int] = []
+        for source in sources where symbols[source].seen != epoch {
+            symbols[source].seen = epoch
+            stack.append(source)
+        }
+        while let symbol = stack.popLast() {
+            var node = users.first(symbol)
+            while node >= 0 {
+                let user = users.user(at: node)
+                if symbols[user].seen != epoch {
+                    symbols[user].seen = epoch
+                    reached.append(user)
+                    stack.append(user)
+                }
+                node = users.next(after: node)
+            }
+        }
+        return reached
+    }
 
 
 
@@ -138,6 +222,7 @@ extension Tableau {
 
     private mutating func propagateValues() {
         while let basic = heap.pop() {
+            termsRead &+= symbols[basic].rowRange.count
             let sum = evaluate(basic)
             if sum != symbols[basic].value {
                 setValue(basic, sum)

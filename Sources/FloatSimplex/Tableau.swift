@@ -165,6 +165,10 @@ struct Tableau: Sendable {
 
     var tolerance = Tolerance()
     var pivots = 0
+    /// Terms of rows read by column walks (FTRAN), reductions (BTRAN) and value propagation:
+    /// the tableau's work, counted as the clock cannot be (the same on every machine). A
+    /// pivot's cost is its cones, which a pivot count does not show.
+    var termsRead = 0
     /// Σ row lengths over basic symbols: with the records' own size, it tells how much fill-in
     /// pivots have added since the last refactorisation.
     var termCount = 0

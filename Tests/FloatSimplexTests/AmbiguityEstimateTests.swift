@@ -1,0 +1,111 @@
+import BackendContract
+import Generator
+import LayoutModel
+import Testing
+@testable import FloatSimplex
+
+/// The ambiguity estimate stops walking a flat column once every direction is blocked at
+/// step zero, and finds what blocked columns may move in one walk of their forward cones.
+/// These tests hold it to the definition it replaces: each flat column computed whole.
+@Suite struct AmbiguityEstimateTests {
+    /// The definition: a step of positive length along `symbol` in some direction, read off
+    /// the whole column; and the external symbols that column moves.
+    static func wholeColumn(_ tableau: inout Tableau, _ symbol: Int) -> (movable: Bool, reached: Set<Int>) {
+        let kind = tableau.symbols[symbol].kind
+        let directions: [Double] = kind == .external ? [1, -1] : [1]
+        let column = tableau.column(of: symbol)
+        let pivotTolerance = tableau.tolerance.pivot
+        let movable = directions.contains { direction in
+            var step = Double.infinity
+            for term in column {
+                let rate = term.coefficient * direction
+                switch tableau.symbols[term.symbol].kind {
+                case .dummy:
+                    if abs(rate) > pivotTolerance { step = 0 }
+                case .slack, .error:
+                    if rate < -pivotTolerance {
+                        let value = tableau.symbols[term.symbol].value
+                        let room = value > 0 && tableau.isBeyondRounding(value, of: term.symbol) ? value : 0
+                        step = min(step, room / -rate)
+                    }
+                case .external, .retired:
+                    break
+                }
+            }
+            return step > 0
+        }
+        var reached: Set<Int> = kind == .external ? [symbol] : []
+        for term in column where tableau.symbols[term.symbol].kind == .external && abs(term.coefficient) > pivotTolerance {
+            reached.insert(term.symbol)
+        }
+        return (movable, reached)
+    }
+
+    /// Solvers at the end of a one-shot solve of generated layouts (several families, sizes
+    /// and seeds), degenerate vertices included.
+    static func solvers() -> [(name: String, solver: CassowarySolver)] {
+        var result: [(String, CassowarySolver)] = []
+        for name in ["table-cells", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest", "random", "cassowary-benchmark"] {
+            guard let family = Families.named(name) else { continue }
+            for (size, seed) in [(3, UInt64(1)), (12, 2), (40, 3)] {
+                let system = generate(family: family, size: size, seed: seed).system
+                guard let linear = CassowaryBackend.lower(system) else { continue }
+                var solver = CassowarySolver()
+                for row in CassowaryBackend.additionOrder(linear) { _ = try? solver.addConstraint(LinearConstraint(row)) }
+                result.append(("\(name) n\(size) s\(seed)", solver))
+            }
+        }
+        return result
+    }
+
+    @Test func earlyStopDecidesEveryFlatColumnAsTheWholeColumnDoes() throws {
+        var flatColumns = 0, blockedColumns = 0
+        for (name, solver) in Self.solvers() {
+            var tableau = solver.tableau
+            var expectedMarked = Set<Int>(), expectedBlocked = Set<Int>()
+            for symbol in 0..<tableau.symbolCount where !tableau.symbols[symbol].isBasic {
+                let kind = tableau.symbols[symbol].kind
+                guard kind == .external || kind == .slack || kind == .error, tableau.reducedCosts[symbol].isZero else { continue }
+                guard !(kind == .external && tableau.users.isEmpty(symbol)) else { continue }
+                flatColumns += 1
+                let whole = Self.wholeColumn(&tableau, symbol)
+                var reached: [Int] = []
+                let movable = tableau.isMovable(alongFlat: symbol, reached: &reached)
+                #expect(movable == whole.movable, "\(name): symbol \(symbol)")
+                if movable {
+                    #expect(Set(reached).union(kind == .external ? [symbol] : []) == whole.reached, "\(name): symbol \(symbol)")
+                    expectedMarked.formUnion(whole.reached)
+                } else {
+                    blockedColumns += 1
+                    expectedBlocked.formUnion(whole.reached)
+                }
+            }
+            // What the whole columns leave undecided is undecided in the estimate too (which
+            // may add variables a cancelling coefficient kept out of a column).
+            let estimate = solver.ambiguityEstimate()
+            let variable = { (symbol: Int) in Variable(tableau.symbols[symbol].owner) }
+            #expect(Set(estimate.ambiguous) == Set(expectedMarked.map(variable)), "\(name)")
+            #expect(Set(expectedBlocked.subtracting(expectedMarked).map(variable)).isSubset(of: Set(estimate.undecided)), "\(name)")
+        }
+        // The cases exercise both outcomes.
+        #expect(flatColumns > 100)
+        #expect(blockedColumns > 10)
+        #expect(blockedColumns < flatColumns)
+    }
+}
+
+/// The probes' work limit (``CassowaryBackend/ambiguityProbeWorkFloor``) spares large
+/// layouts whose probes would each walk the whole tableau; below the floor it must change
+/// nothing, so the fuzzer's answers on layouts of generated sizes are those of unlimited probes.
+@Suite struct ProbeWorkLimitTests {
+    @Test(arguments: ["form", "table-cells", "equal-spacing", "equal-hugging", "centered", "ambiguous"])
+    func belowTheFloorTheProbesAreThoseOfNoLimit(_ familyName: String) throws {
+        let family = try #require(Families.named(familyName))
+        for (size, seed) in [(5, UInt64(1)), (20, 2), (60, 3)] {
+            let system = generate(family: family, size: size, seed: seed).system
+            let limited = try CassowaryBackend().solve(system, budget: .unlimited).solution
+            let unlimited = try CassowaryBackend(ambiguityProbeWorkFloor: .max).solve(system, budget: .unlimited).solution
+            #expect(limited == unlimited, "\(familyName) n\(size) s\(seed)")
+        }
+    }
+}
