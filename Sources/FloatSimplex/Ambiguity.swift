@@ -25,7 +25,16 @@ extension CassowarySolver {
     /// blocks at step zero, whatever the column's coefficients on them. At a degenerate vertex (the apex of a cone `x, y ≥ 0, x ≤ 2y,
     /// y ≤ 2x`) every single column is blocked, yet a combination of them moves.
     public func ambiguityEstimate() -> (ambiguous: [Variable], undecided: [Variable]) {
+        // Without a deadline the estimate always finishes.
+        ambiguityEstimate(deadline: nil)!
+    }
+
+    /// ``ambiguityEstimate()``, or nil once the clock passes `deadline` (read every 64 flat
+    /// columns): on a tableau whose rows are as long as the layout a column can walk all of
+    /// it, and the one-shot solve's budget covers its estimate too.
+    func ambiguityEstimate(deadline: ContinuousClock.Instant?) -> (ambiguous: [Variable], undecided: [Variable])? {
         var scratch = tableau
+        var flatColumns = 0
         var marked = Set<Int>()
         // Flat columns blocked at step zero in every direction: what they reach is undecided.
         var blockedSources: [Int] = []
@@ -49,6 +58,8 @@ extension CassowarySolver {
                 marked.insert(symbol)
                 continue
             }
+            flatColumns += 1
+            if let deadline, flatColumns % 64 == 0, ContinuousClock.now > deadline { return nil }
             reached.removeAll(keepingCapacity: true)
             if scratch.isMovable(alongFlat: symbol, reached: &reached) {
                 if kind == .external { marked.insert(symbol) }

@@ -178,7 +178,7 @@ public struct CassowaryBackend: LayoutBackend {
         // (`form`: every label's width tied to one) each probe walks all of it, and 64 of them
         // cost many solves.
         let probeWorkLimit = max(ambiguityProbeWorkFloor, solver.tableau.termsRead)
-        let estimate = solver.ambiguityEstimate()
+        guard let estimate = solver.ambiguityEstimate(deadline: budget.wallTime.map { start + $0 }) else { return exceeded() }
         let probeWorkStart = solver.tableau.termsRead
         var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
         for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {

@@ -67,16 +67,21 @@ extension Tableau {
         }
     }
 
-    /// The column of a non-basic symbol: `∂basic/∂symbol` for every basic symbol that depends
-    /// on it (an FTRAN), in rank order. Walks the forward cone through the column index.
-    mutating func column(of symbol: Int) -> [Term] {
+    /// Starts an FTRAN from the non-basic `symbol`: its users queued in rank order, its
+    /// accumulator 1 (``nextColumnEntry()`` then yields the column).
+    @inline(__always)
+    private mutating func startColumnWalk(from symbol: Int) {
         nextEpoch()
         symbols[symbol].seen = epoch
         symbols[symbol].accumulator = 1
         enqueueUsers(of: symbol)
-        var result = termBuffer
-        termBuffer = []
-        result.removeAll(keepingCapacity: true)
+    }
+
+    /// The column's next entry in rank order — a basic symbol and `∂basic/∂symbol`, summed
+    /// from the entries of the symbols its row names — with its users queued; entries that
+    /// cancel (within the rounding of their summands) are skipped and reach nothing further.
+    @inline(__always)
+    private mutating func nextColumnEntry() -> (basic: Int, coefficient: Double)? {
         while let basic = heap.pop() {
             var sum = 0.0
             var magnitude = 0.0
@@ -89,14 +94,25 @@ extension Tableau {
                     magnitude = Swift.max(magnitude, abs(product))
                 }
             }
-            symbols[basic].accumulator = sum
-            if !Tolerance.isCancelled(sum, of: magnitude) {
-                result.append(Term(basic, sum))
-                enqueueUsers(of: basic)
-            } else {
+            if Tolerance.isCancelled(sum, of: magnitude) {
                 symbols[basic].accumulator = 0
+                continue
             }
+            symbols[basic].accumulator = sum
+            enqueueUsers(of: basic)
+            return (basic, sum)
         }
+        return nil
+    }
+
+    /// The column of a non-basic symbol: `∂basic/∂symbol` for every basic symbol that depends
+    /// on it (an FTRAN), in rank order. Walks the forward cone through the column index.
+    mutating func column(of symbol: Int) -> [Term] {
+        startColumnWalk(from: symbol)
+        var result = termBuffer
+        termBuffer = []
+        result.removeAll(keepingCapacity: true)
+        while let (basic, coefficient) = nextColumnEntry() { result.append(Term(basic, coefficient)) }
         return result
     }
 
@@ -118,27 +134,8 @@ extension Tableau {
         let pivotTolerance = tolerance.pivot
         var upBlocked = false
         var downBlocked = symbols[symbol].kind != .external
-        nextEpoch()
-        symbols[symbol].seen = epoch
-        symbols[symbol].accumulator = 1
-        enqueueUsers(of: symbol)
-        while let basic = heap.pop() {
-            var sum = 0.0
-            var magnitude = 0.0
-            termsRead &+= symbols[basic].rowRange.count
-            for index in symbols[basic].rowRange {
-                let term = terms[index]
-                if symbols[term.symbol].seen == epoch {
-                    let product = term.coefficient * symbols[term.symbol].accumulator
-                    sum += product
-                    magnitude = Swift.max(magnitude, abs(product))
-                }
-            }
-            symbols[basic].accumulator = sum
-            if Tolerance.isCancelled(sum, of: magnitude) {
-                symbols[basic].accumulator = 0
-                continue
-            }
+        startColumnWalk(from: symbol)
+        while let (basic, sum) = nextColumnEntry() {
             switch symbols[basic].kind {
             case .dummy:
                 if abs(sum) > pivotTolerance { upBlocked = true; downBlocked = true }
@@ -153,7 +150,6 @@ extension Tableau {
                 break
             }
             if upBlocked && downBlocked { return false }
-            enqueueUsers(of: basic)
         }
         return true
     }
