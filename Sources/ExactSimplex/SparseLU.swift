@@ -41,14 +41,14 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
     @usableFromInline var pivotSlots: [Int] = []
     @usableFromInline var pivotValues: [Scalar] = []
     /// Step k: the rows that had a multiple of the pivot row subtracted, with the multiplier.
-    @usableFromInline var lower: [[(index: Int, value: Scalar)]] = []
+    @usableFromInline var lower = FlatSteps<Scalar>()
     /// Step k: the pivot row's other entries, by slot.
-    @usableFromInline var upper: [[(index: Int, value: Scalar)]] = []
+    @usableFromInline var upper = FlatSteps<Scalar>()
     @usableFromInline var etas: [Eta] = []
     /// Step k: U's entries in the slot pivoted at step k, by the pivot row of their step.
-    @usableFromInline var upperByStep: [[(index: Int, value: Scalar)]] = []
+    @usableFromInline var upperByStep = FlatSteps<Scalar>()
     /// Step k: L's multipliers in row `pivotRows[k]`, by the pivot row of their step.
-    @usableFromInline var lowerByStep: [[(index: Int, value: Scalar)]] = []
+    @usableFromInline var lowerByStep = FlatSteps<Scalar>()
     /// Nonzeros of L and U (the cost of a solve without updates).
     @usableFromInline var baseNonzeros = 0
     @usableFromInline var etaNonzeros = 0
@@ -97,6 +97,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
             return !(a.magnitude < threshold * active.largestMagnitude(slot: slot))
         }
         var position = [Int](repeating: -1, count: m)
+        var others: [(index: Int, value: Scalar)] = []
         for _ in 0..<m {
             var chosen: (row: Int, slot: Int)?
             if let s = active.firstSlot(count: 1) {
@@ -145,17 +146,14 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
                 return .singular(slots: (0..<m).filter { !slotDone[$0] }, rows: (0..<m).filter { !rowDone[$0] })
             }
             let pivot = active.value(row: r, slot: s)
-            var others: [(index: Int, value: Scalar)] = []
-            others.reserveCapacity(active.rowSlots[r].count - 1)
+            others.removeAll(keepingCapacity: true)
             for (j, v) in zip(active.rowSlots[r], active.rowValues[r]) {
                 active.removeRow(r, fromSlot: j)
                 if j != s { others.append((j, v)) }
             }
             active.rowSlots[r] = []
             active.rowValues[r] = []
-            var multipliers: [(index: Int, value: Scalar)] = []
             let eliminated = active.columnRows[s]
-            multipliers.reserveCapacity(eliminated.count)
             for i in eliminated {
                 // Take slot s out of row i, then add −multiplier × the pivot row into it.
                 var slots = active.rowSlots[i]
@@ -164,7 +162,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
                 active.rowValues[i] = []
                 let p = slots.firstIndex(of: s)!
                 let multiplier = values[p] / pivot
-                multipliers.append((i, multiplier))
+                f.lower.append(i, multiplier)
                 slots[p] = slots[slots.count - 1]
                 values[p] = values[values.count - 1]
                 slots.removeLast()
@@ -212,9 +210,10 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
             f.pivotRows.append(r)
             f.pivotSlots.append(s)
             f.pivotValues.append(pivot)
-            f.lower.append(multipliers)
-            f.upper.append(others)
-            f.baseNonzeros += 1 + multipliers.count + others.count
+            f.lower.closeStep()
+            for entry in others { f.upper.append(entry.index, entry.value) }
+            f.upper.closeStep()
+            f.baseNonzeros += 1 + eliminated.count + others.count
         }
         f.buildTransposes()
         return .factorized(f)
@@ -234,12 +233,8 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
             stepOfSlot[pivotSlots[k]] = k
             stepOfRow[pivotRows[k]] = k
         }
-        upperByStep = [[(index: Int, value: Scalar)]](repeating: [], count: steps)
-        lowerByStep = [[(index: Int, value: Scalar)]](repeating: [], count: steps)
-        for k in 0..<steps {
-            for entry in upper[k] { upperByStep[stepOfSlot[entry.index]].append((pivotRows[k], entry.value)) }
-            for entry in lower[k] { lowerByStep[stepOfRow[entry.index]].append((pivotRows[k], entry.value)) }
-        }
+        upperByStep = upper.transposed(steps: steps, rowOfStep: pivotRows, stepOf: stepOfSlot)
+        lowerByStep = lower.transposed(steps: steps, rowOfStep: pivotRows, stepOf: stepOfRow)
     }
 
     @usableFromInline
@@ -260,7 +255,7 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
             let v = work[pivotRows[k]]
             if v == .zero { continue }
             let negated = -v
-            for entry in lower[k] { work[entry.index].addProduct(negated, entry.value) }
+            for p in lower.start[k]..<lower.start[k + 1] { work[lower.index[p]].addProduct(negated, lower.value[p]) }
         }
         var z = [Scalar](repeating: .zero, count: size)
         for k in stride(from: pivotRows.count - 1, through: 0, by: -1) {
@@ -269,7 +264,9 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
             let zk = v / pivotValues[k]
             z[pivotSlots[k]] = zk
             let negated = -zk
-            for entry in upperByStep[k] { work[entry.index].addProduct(negated, entry.value) }
+            for p in upperByStep.start[k]..<upperByStep.start[k + 1] {
+                work[upperByStep.index[p]].addProduct(negated, upperByStep.value[p])
+            }
         }
         for eta in etas {
             let zs = z[eta.slot]
@@ -301,13 +298,15 @@ public struct SparseLU<Scalar: SimplexScalar>: Sendable {
             let wk = v / pivotValues[k]
             w[pivotRows[k]] = wk
             let negated = -wk
-            for entry in upper[k] { c[entry.index].addProduct(negated, entry.value) }
+            for p in upper.start[k]..<upper.start[k + 1] { c[upper.index[p]].addProduct(negated, upper.value[p]) }
         }
         for k in stride(from: pivotRows.count - 1, through: 0, by: -1) {
             let v = w[pivotRows[k]]
             if v == .zero { continue }
             let negated = -v
-            for entry in lowerByStep[k] { w[entry.index].addProduct(negated, entry.value) }
+            for p in lowerByStep.start[k]..<lowerByStep.start[k + 1] {
+                w[lowerByStep.index[p]].addProduct(negated, lowerByStep.value[p])
+            }
         }
         return w
     }
@@ -446,5 +445,52 @@ struct ActiveSubmatrix<Scalar: SimplexScalar> {
             if largest < v { largest = v }
         }
         return largest
+    }
+}
+
+/// The entries of L or U step by step in three flat arrays (step `k`'s are
+/// `index[start[k]..<start[k + 1]]` with `value` alongside): an array per step cost an
+/// allocation per step at every refactorization and a retain and release per step in every
+/// solve.
+@usableFromInline
+struct FlatSteps<Scalar: SimplexScalar>: Sendable {
+    @usableFromInline var start: [Int] = [0]
+    @usableFromInline var index: [Int] = []
+    @usableFromInline var value: [Scalar] = []
+
+    @inlinable
+    init() {}
+
+    /// Adds an entry to the step being built.
+    @inlinable
+    mutating func append(_ i: Int, _ v: Scalar) {
+        index.append(i)
+        value.append(v)
+    }
+
+    /// Ends the step being built.
+    @inlinable
+    mutating func closeStep() { start.append(index.count) }
+
+    /// The same entries regrouped by the step `stepOf[index]` they point to, each indexed
+    /// by `rowOfStep` of the step it came from.
+    @inlinable
+    func transposed(steps: Int, rowOfStep: [Int], stepOf: [Int]) -> FlatSteps {
+        var t = FlatSteps()
+        t.start = [Int](repeating: 0, count: steps + 1)
+        for i in index { t.start[stepOf[i] + 1] += 1 }
+        for k in 0..<steps { t.start[k + 1] += t.start[k] }
+        var next = t.start
+        t.index = [Int](repeating: 0, count: index.count)
+        t.value = [Scalar](repeating: .zero, count: index.count)
+        for k in 0..<steps {
+            for p in start[k]..<start[k + 1] {
+                let target = stepOf[index[p]]
+                t.index[next[target]] = rowOfStep[k]
+                t.value[next[target]] = value[p]
+                next[target] += 1
+            }
+        }
+        return t
     }
 }
