@@ -91,11 +91,19 @@ extension RevisedSimplex where Scalar == Double {
             reduced[q] = 0
             reduced[leaving] = -dualStep
             let leavingWeight = weights[r]
+            var largestWeight = 0.0
             for slot in 0..<m where slot != r && alpha[slot] != 0 {
                 let ratio = alpha[slot] / pivot
                 weights[slot] = Swift.max(weights[slot], ratio * ratio * leavingWeight)
+                largestWeight = Swift.max(largestWeight, weights[slot])
             }
             weights[r] = Swift.max(leavingWeight / (pivot * pivot), 1)
+            // Devex weights only grow: beyond 10¹⁰⁰ (or NaN) the reference framework
+            // restarts. Without it dfl001's weights ran out of range, no row scored above 0,
+            // and the dual phase stopped with 950 rows still infeasible. (Restarting at 10⁶,
+            // as the primal does, stalled dfl001's dual instead: 49,000 pivots, still 1,554
+            // infeasible.)
+            if !(Swift.max(largestWeight, weights[r]) <= 1e100) { weights = [Double](repeating: 1, count: m) }
             basisSlot[leaving] = -1
             basis[r] = q
             basisSlot[q] = r
