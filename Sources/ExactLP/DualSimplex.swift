@@ -91,11 +91,19 @@ extension RevisedSimplex where Scalar == Double {
             reduced[q] = 0
             reduced[leaving] = -dualStep
             let leavingWeight = weights[r]
+            var largestWeight = 0.0
             for slot in 0..<m where slot != r && alpha[slot] != 0 {
                 let ratio = alpha[slot] / pivot
                 weights[slot] = Swift.max(weights[slot], ratio * ratio * leavingWeight)
+                largestWeight = Swift.max(largestWeight, weights[slot])
             }
             weights[r] = Swift.max(leavingWeight / (pivot * pivot), 1)
+            // Devex weights only grow: beyond 10¹⁰⁰ (or NaN) the reference framework
+            // restarts. Without it dfl001's weights ran out of range, no row scored above 0,
+            // and the dual phase stopped with 950 rows still infeasible. (Restarting at 10⁶,
+            // as the primal does, stalled dfl001's dual instead: 49,000 pivots, still 1,554
+            // infeasible.)
+            if !(Swift.max(largestWeight, weights[r]) <= 1e100) { weights = [Double](repeating: 1, count: m) }
             basisSlot[leaving] = -1
             basis[r] = q
             basisSlot[q] = r
@@ -187,12 +195,29 @@ extension RevisedSimplex where Scalar == Double {
             candidates.append((k, entry, Swift.max(ratio, 0), relaxed))
         }
         if candidates.isEmpty { return nil }
-        candidates.sort { ($0.ratio, $0.k) < ($1.ratio, $1.k) }
+        // The breakpoints come out of a binary heap ordered by (ratio, k): only those passed
+        // are ordered, where sorting the whole pivot row (dense on dfl001) took a sixth of
+        // the time.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            (candidates[a].ratio, candidates[a].k) < (candidates[b].ratio, candidates[b].k)
+        }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                if left >= candidates.count { return }
+                var child = left
+                if left + 1 < candidates.count && precedes(left + 1, left) { child = left + 1 }
+                if !precedes(child, parent) { return }
+                candidates.swapAt(child, parent)
+                parent = child
+            }
+        }
+        for start in stride(from: candidates.count / 2 - 1, through: 0, by: -1) { siftDown(start) }
         var remaining = slope
         var flips: [Int] = []
-        var first = 0
-        while first < candidates.count - 1 {
-            let candidate = candidates[first]
+        while candidates.count > 1 {
+            let candidate = candidates[0]
             // Flips at a zero step change the primal point without moving the dual one: they
             // can undo each other forever (grow7 did), so only breakpoints past zero flip.
             guard candidate.ratio > 0, let l = lower[candidate.k], let u = upper[candidate.k] else { break }
@@ -200,13 +225,18 @@ extension RevisedSimplex where Scalar == Double {
             if after <= 0 { break }
             remaining = after
             flips.append(candidate.k)
-            first += 1
+            candidates.swapAt(0, candidates.count - 1)
+            candidates.removeLast()
+            siftDown(0)
         }
-        let rest = candidates[first...]
-        let bound = rest.map(\.relaxed).min()!
-        var chosen = rest.first!
-        for candidate in rest where candidate.ratio <= bound && Swift.abs(chosen.entry) < Swift.abs(candidate.entry) {
-            chosen = candidate
+        // Harris's second pass over the breakpoints left: the largest pivot within the
+        // relaxed bound of the nearest, ties to the earliest breakpoint.
+        var bound = candidates[0].relaxed
+        for candidate in candidates where candidate.relaxed < bound { bound = candidate.relaxed }
+        var chosen = candidates[0]
+        for candidate in candidates where candidate.ratio <= bound {
+            let a = Swift.abs(candidate.entry), b = Swift.abs(chosen.entry)
+            if b < a || (a == b && (candidate.ratio, candidate.k) < (chosen.ratio, chosen.k)) { chosen = candidate }
         }
         return (chosen.k, chosen.entry, flips)
     }

@@ -31,8 +31,16 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
     let n: Int
     /// The columns of `A` (the activity columns `−e_i` are implicit).
     let columns: [[(index: Int, value: Scalar)]]
-    /// The rows of `A` (entries indexed by column), for the pivot row.
-    let rows: [[(index: Int, value: Scalar)]]
+    /// The rows of `A` for the pivot row, flat (compressed sparse rows): row `i`'s entries
+    /// are `rowColumns[rowStart[i]..<rowStart[i + 1]]` with `rowValues` alongside. One
+    /// array per row cost a retain and a release per row visited, a tenth of dfl001's time.
+    let rowStart: [Int]
+    let rowColumns: [Int]
+    let rowValues: [Scalar]
+    /// Scratch for ``pivotRow(slot:)``, all zero and false between calls, so each pivot
+    /// row costs what its nonzeros cost rather than two fresh arrays of size n.
+    var rowSum: [Scalar]
+    var rowTouched: [Bool]
     /// Minimisation costs of all n + m variables (activities cost 0).
     let cost: [Scalar]
     var lower: [Scalar?]
@@ -69,9 +77,24 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
         self.n = n
         let columns = lp.columns.map { $0.map { (index: $0.row, value: Scalar(exactValue: $0.value)) } }
         self.columns = columns
-        var rows = [[(index: Int, value: Scalar)]](repeating: [], count: m)
-        for (j, column) in columns.enumerated() { for entry in column { rows[entry.index].append((j, entry.value)) } }
-        self.rows = rows
+        var rowStart = [Int](repeating: 0, count: m + 1)
+        for column in columns { for entry in column { rowStart[entry.index + 1] += 1 } }
+        for i in 0..<m { rowStart[i + 1] += rowStart[i] }
+        var next = rowStart
+        var rowColumns = [Int](repeating: 0, count: rowStart[m])
+        var rowValues = [Scalar](repeating: .zero, count: rowStart[m])
+        for (j, column) in columns.enumerated() {
+            for entry in column {
+                rowColumns[next[entry.index]] = j
+                rowValues[next[entry.index]] = entry.value
+                next[entry.index] += 1
+            }
+        }
+        self.rowStart = rowStart
+        self.rowColumns = rowColumns
+        self.rowValues = rowValues
+        rowSum = [Scalar](repeating: .zero, count: n)
+        rowTouched = [Bool](repeating: false, count: n)
         let objective = lp.sense == .minimize ? lp.objective : lp.objective.map { -$0 }
         cost = (objective + [Rational](repeating: .zero, count: m)).map(Scalar.init(exactValue:))
         lower = (lp.columnLower + lp.rowLower).map { $0.map(Scalar.init(exactValue:)) }
@@ -259,25 +282,29 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
 
     /// The pivot row `ρᵀ[A −I]` over the nonbasic variables, `ρᵀB = e_slotᵀ`, computed row by
     /// row from the nonzeros of `ρ` (sparse), before the basis changes.
-    func pivotRow(slot: Int) -> [(index: Int, value: Scalar)] {
+    mutating func pivotRow(slot: Int) -> [(index: Int, value: Scalar)] {
         var unit = [Scalar](repeating: .zero, count: m)
         unit[slot] = .one
         let rho = factors.solveTransposed(unit)
-        var sum = [Scalar](repeating: .zero, count: n)
-        var touched = [Bool](repeating: false, count: n)
         var support: [Int] = []
         var row: [(index: Int, value: Scalar)] = []
         for i in 0..<m where !(rho[i] == .zero) {
-            for entry in rows[i] {
-                if !touched[entry.index] {
-                    touched[entry.index] = true
-                    support.append(entry.index)
+            let r = rho[i]
+            for p in rowStart[i]..<rowStart[i + 1] {
+                let j = rowColumns[p]
+                if !rowTouched[j] {
+                    rowTouched[j] = true
+                    support.append(j)
                 }
-                sum[entry.index].addProduct(rho[i], entry.value)
+                rowSum[j].addProduct(r, rowValues[p])
             }
-            if basisSlot[n + i] < 0 { row.append((n + i, -rho[i])) }
+            if basisSlot[n + i] < 0 { row.append((n + i, -r)) }
         }
-        for k in support where basisSlot[k] < 0 && !sum[k].isDroppable { row.append((k, sum[k])) }
+        for k in support {
+            if basisSlot[k] < 0 && !rowSum[k].isDroppable { row.append((k, rowSum[k])) }
+            rowSum[k] = .zero
+            rowTouched[k] = false
+        }
         return row
     }
 
