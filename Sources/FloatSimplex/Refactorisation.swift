@@ -60,7 +60,7 @@ extension CassowarySolver {
     /// ``refactorIfDenserThanConstraints(allowance:)`` once its test has passed.
     private mutating func refactorKeepingEverything() -> Bool {
         let saved = self
-        let rebuilt = refactor()
+        let rebuilt = refactor(rebuildingIndex: true)
         var same = rebuilt && tableau.infeasible.isEmpty && tableau.candidates.isEmpty
             && tableau.symbolCount == saved.tableau.symbolCount
         if same {
@@ -96,8 +96,13 @@ extension CassowarySolver {
     /// eliminating one symbol from the cycle it closes (a Markowitz choice). Values and the
     /// reduced objective are then recomputed. Returns false, changing nothing, when a pivot
     /// would be numerically unsafe or the basis does not match the records.
+    ///
+    /// With `rebuildingIndex`, the rewritten rows go in at once and the column index is
+    /// rebuilt in one sweep (``Tableau/replaceRows(_:)``): unlinking each old row's users one
+    /// by one walks every named symbol's list, quadratic when long rows share their symbols
+    /// (three quarters of a 1,000-cell table's first pass). The lists' order then differs.
     @discardableResult
-    mutating func refactor() -> Bool {
+    mutating func refactor(rebuildingIndex: Bool = false) -> Bool {
         let symbolCount = tableau.symbolCount
         var work: [Row] = []
         for record in records { if let record { work.append(row(of: record)) } }
@@ -224,14 +229,18 @@ extension CassowarySolver {
 
         // Apply: rows and ranks, then values in rank order, then the reduced objective.
         tableau.shiftCones.removeAll()
+        var rewritten: [(symbol: Int, row: Row, rank: Int)] = []
         for definition in definitions {
             // Most rows come out as they were: only the region the pivots touched is rewritten.
             if tableau.row(definition.symbol) == definition.row {
                 tableau.symbols[definition.symbol].rank = definition.rank
+            } else if rebuildingIndex {
+                rewritten.append(definition)
             } else {
                 tableau.setRow(definition.symbol, definition.row, rank: definition.rank)
             }
         }
+        if !rewritten.isEmpty { tableau.replaceRows(rewritten) }
         tableau.lowRank = 0
         tableau.highRank = 1 << 40
         let ordered = basics.sorted { tableau.symbols[$0].rank < tableau.symbols[$1].rank }
