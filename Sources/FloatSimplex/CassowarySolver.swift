@@ -95,6 +95,11 @@ public struct CassowarySolver: Sendable {
     /// a removal that takes the count to 0 purges the variable from the tableau
     /// (``purgeUnnamed(_:changed:)``).
     var namingRecords: [Int32] = []
+    /// ``refactorIfDenserThanConstraints(allowance:)`` tries no rebuild until the tableau holds more
+    /// terms than this (set when a rebuild was not kept).
+    var denseRefactorFloor = 0
+    /// How many rebuilds ``refactorIfDenserThanConstraints(allowance:)`` kept (for tests).
+    public internal(set) var denseRefactorsKept = 0
 
     /// Variables numbered this far above `denseBase` or more are looked up in a dictionary.
     static let denseLimit = 1 << 22

@@ -124,6 +124,13 @@ public struct IncrementalPassSolver: Sendable {
     var movesPrioritiesWithoutLowering = true
     /// How many priority changes moved a row without lowering it (for tests).
     private(set) var prioritiesMovedWithoutLowering = 0
+    /// Whether a pass ends by rebuilding a tableau (its additions, mostly) left denser than
+    /// twice the constraints (``CassowarySolver/refactorIfDenserThanConstraints(allowance:)``;
+    /// false: never, as before; tests compare the two).
+    var refactorsDenseTableau = true
+    /// The rebuild's allowance (``CassowarySolver/refactorIfDenserThanConstraints(allowance:)``;
+    /// tests lower it to reach the rebuild on small systems).
+    var denseTableauAllowance = 1024
     private var requiredChanged = false
     /// Keys of the required constraints that this pass removed, took out or changed (held or
     /// broken): a broken constraint whose explanation names none of them, and which is not
@@ -471,6 +478,11 @@ public struct IncrementalPassSolver: Sendable {
                 throw Self.failure(error)
             }
         }
+        // Additions (the first pass's above all) write reduced rows and never refactorise: the
+        // first pass of 1,000 stacked table cells left rows as long as the stack, which every
+        // later constant change walked (1.6 ms a cell-reuse pass). An O(1) test unless the
+        // tableau has outgrown its constraints; kept only if no value or reduced cost moves.
+        if refactorsDenseTableau { solver.refactorIfDenserThanConstraints(allowance: denseTableauAllowance) }
     }
 
     /// Lowers the rows of ``dirty`` (new, re-prioritised, or naming the resized root) and

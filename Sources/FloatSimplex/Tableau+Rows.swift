@@ -92,6 +92,38 @@ extension Tableau {
         return true
     }
 
+    /// Gives basic symbols new rows (same basis) all at once, then rebuilds the column index
+    /// from every basic row in one sweep, instead of moving each old row's users (a walk of
+    /// each named symbol's list, see ``place(_:start:count:constant:basic:rank:)``). Between
+    /// calls only (not journaled).
+    mutating func replaceRows(_ rows: [(symbol: Int, row: Row, rank: Int)]) {
+        precondition(!journaling, "rows replaced inside an attempt")
+        if !shiftCones.isEmpty { shiftCones.removeAll() }
+        for (symbol, row, rank) in rows {
+            precondition(symbols[symbol].isBasic, "a replaced row's symbol is basic")
+            let old = Int(symbols[symbol].rowCount)
+            termCount -= old
+            garbage += old
+            symbols[symbol].rowStart = Int32(truncatingIfNeeded: terms.count)
+            symbols[symbol].rowCount = Int32(truncatingIfNeeded: row.terms.count)
+            terms.append(contentsOf: row.terms)
+            termCount += row.terms.count
+            symbols[symbol].constant = row.constant
+            symbols[symbol].rank = rank
+        }
+        var index = ColumnIndex()
+        index.reserveCapacity(symbols.count)
+        for _ in symbols.indices { index.appendSymbol() }
+        for symbol in symbols.indices where symbols[symbol].isBasic {
+            for position in symbols[symbol].rowRange { index.add(symbol, to: terms[position].symbol) }
+        }
+        users = index
+        for (symbol, _, _) in rows {
+            updateCandidacy(symbol)
+            updateFeasibility(symbol)
+        }
+    }
+
     /// Rewrites the pool without its garbage (between calls only: nothing may hold a run).
     mutating func compactIfWasteful() {
         guard !journaling, garbage > 64, garbage > termCount else { return }

@@ -257,24 +257,88 @@ import Testing
             familyName, switchOff: { $0.movesPrioritiesWithoutLowering = false }, uses: \.prioritiesMovedWithoutLowering)
     }
 
+    /// A tableau that a pass's additions left denser than twice the constraints is rebuilt
+    /// from them at the end of the pass (``CassowarySolver/refactorIfDenserThanConstraints(allowance:)``,
+    /// here with an allowance that has every pass of these small systems try it, and keep it
+    /// whenever it moves nothing): every pass then answers bit for bit what the never-rebuilt
+    /// tableau answers, with the same row steps, and the rebuild is taken. Seven base families, through the families that change constants, intrinsic
+    /// sizes, priorities, the root and the rows.
+    @Test(arguments: ["cell-reuse", "drag", "text-editing", "rotation", "priority-toggle", "rows-insert-delete"])
+    func denseTableauRebuiltAfterAdditionsEqualsKeepingIt(_ familyName: String) throws {
+        try expectShortcutEqualsLoweringAnew(
+            familyName,
+            switchOn: { $0.denseTableauAllowance = Self.everyPass }, switchOff: { $0.refactorsDenseTableau = false },
+            uses: \.solver.denseRefactorsKept, size: 20, steps: 12, seeds: 0..<2)
+    }
+
+    /// The rebuild is what makes a 100-cell table's constant changes cheap: after the first
+    /// pass (with the default allowance) the tableau holds at most a third of the terms the
+    /// additions left, and the next passes answer as the dense tableau does.
+    @Test func denseTableauRebuiltAfterAdditionsIsSparse() throws {
+        let family = try #require(SequenceFamilies.named("cell-reuse"))
+        let base = try #require(Families.named("table-cells"))
+        let generated = try #require(generateSequence(family: family, base: base, size: 100, steps: 2, seed: 1))
+        var rebuilt = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
+        var kept = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
+        kept.refactorsDenseTableau = false
+        for pass in 0..<generated.sequence.passCount {
+            let steps = pass == 0 ? [] : generated.sequence.updates[pass - 1]
+            let a = try rebuilt.solveNextPass(steps).solution
+            let b = try kept.solveNextPass(steps).solution
+            #expect(a == b && a.values.map(\.bitPattern) == b.values.map(\.bitPattern), "pass \(pass + 1)")
+            if pass == 0 {
+                #expect(rebuilt.solver.denseRefactorsKept == 1)
+                #expect(3 * rebuilt.solver.tableau.termCount <= kept.solver.tableau.termCount,
+                        "terms \(rebuilt.solver.tableau.termCount) rebuilt, \(kept.solver.tableau.termCount) kept")
+            }
+        }
+    }
+
+    /// An allowance below any tableau's size: every pass tries the rebuild.
+    static let everyPass = -(1 << 40)
+
+    /// The ambiguity estimate reads the tableau's columns and its rows' magnitudes: after a
+    /// rebuild it still marks what it marks on the never-rebuilt tableau (12 table cells, a
+    /// rebuild tried every pass).
+    @Test func denseTableauRebuiltKeepsTheAmbiguityEstimate() throws {
+        let family = try #require(SequenceFamilies.named("cell-reuse"))
+        let base = try #require(Families.named("table-cells"))
+        let generated = try #require(generateSequence(family: family, base: base, size: 12, steps: 4, seed: 2))
+        var rebuilt = IncrementalPassSolver(sequence: generated.sequence)
+        var kept = IncrementalPassSolver(sequence: generated.sequence)
+        rebuilt.denseTableauAllowance = Self.everyPass
+        kept.refactorsDenseTableau = false
+        for pass in 0..<generated.sequence.passCount {
+            let steps = pass == 0 ? [] : generated.sequence.updates[pass - 1]
+            let a = try rebuilt.solveNextPass(steps).solution
+            let b = try kept.solveNextPass(steps).solution
+            #expect(a == b && a.values.map(\.bitPattern) == b.values.map(\.bitPattern), "pass \(pass + 1)")
+        }
+        #expect(rebuilt.solver.denseRefactorsKept > 0)
+    }
+
     /// Runs `familyName`'s generated sequences on seven base families through two drivers, one
     /// with a shortcut of the incremental path switched off by `switchOff`, and expects the
     /// same status, broken list, objective and values (bit for bit) on every pass, the same row
     /// steps per pass (in any order: constants taken without lowering come first), and the
     /// shortcut counted by `uses` taken at least once, by the driver that has it only.
     private func expectShortcutEqualsLoweringAnew(
-        _ familyName: String, switchOff: (inout IncrementalPassSolver) -> Void,
-        uses: KeyPath<IncrementalPassSolver, Int>
+        _ familyName: String, switchOn: (inout IncrementalPassSolver) -> Void = { _ in },
+        switchOff: (inout IncrementalPassSolver) -> Void,
+        uses: KeyPath<IncrementalPassSolver, Int>,
+        bases: [String] = ["form", "table-cells", "nested", "random", "conflict-early", "priority-ties", "equal-spacing"],
+        size: Int = 5, steps: Int = 40, seeds: Range<UInt64> = 0..<4
     ) throws {
         let family = try #require(SequenceFamilies.named(familyName))
         var taken = 0
-        for base in ["form", "table-cells", "nested", "random", "conflict-early", "priority-ties", "equal-spacing"] {
-            for seed in UInt64(0)..<4 {
+        for base in bases {
+            for seed in seeds {
                 let baseFamily = try #require(Families.named(base))
-                guard let generated = generateSequence(family: family, base: baseFamily, size: 5, steps: 40, seed: seed) else { continue }
+                guard let generated = generateSequence(family: family, base: baseFamily, size: size, steps: steps, seed: seed) else { continue }
                 let sequence = generated.sequence
                 var shortcut = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
                 var lowering = IncrementalPassSolver(sequence: sequence, reportsAmbiguity: false)
+                switchOn(&shortcut)
                 switchOff(&lowering)
                 shortcut.recordsRowSteps = true
                 lowering.recordsRowSteps = true
