@@ -275,22 +275,11 @@ import Testing
     /// pass (with the default allowance) the tableau holds at most a third of the terms the
     /// additions left, and the next passes answer as the dense tableau does.
     @Test func denseTableauRebuiltAfterAdditionsIsSparse() throws {
-        let family = try #require(SequenceFamilies.named("cell-reuse"))
-        let base = try #require(Families.named("table-cells"))
-        let generated = try #require(generateSequence(family: family, base: base, size: 100, steps: 2, seed: 1))
-        var rebuilt = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
-        var kept = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: false)
-        kept.refactorsDenseTableau = false
-        for pass in 0..<generated.sequence.passCount {
-            let steps = pass == 0 ? [] : generated.sequence.updates[pass - 1]
-            let a = try rebuilt.solveNextPass(steps).solution
-            let b = try kept.solveNextPass(steps).solution
-            #expect(a == b && a.values.map(\.bitPattern) == b.values.map(\.bitPattern), "pass \(pass + 1)")
-            if pass == 0 {
-                #expect(rebuilt.solver.denseRefactorsKept == 1)
-                #expect(3 * rebuilt.solver.tableau.termCount <= kept.solver.tableau.termCount,
-                        "terms \(rebuilt.solver.tableau.termCount) rebuilt, \(kept.solver.tableau.termCount) kept")
-            }
+        try compareCellReuseRebuiltWithKept(size: 100, steps: 2, seed: 1, reportsAmbiguity: false) { pass, rebuilt, kept in
+            guard pass == 0 else { return }
+            #expect(rebuilt.solver.denseRefactorsKept == 1)
+            #expect(3 * rebuilt.solver.tableau.termCount <= kept.solver.tableau.termCount,
+                    "terms \(rebuilt.solver.tableau.termCount) rebuilt, \(kept.solver.tableau.termCount) kept")
         }
     }
 
@@ -301,20 +290,35 @@ import Testing
     /// rebuild it still marks what it marks on the never-rebuilt tableau (12 table cells, a
     /// rebuild tried every pass).
     @Test func denseTableauRebuiltKeepsTheAmbiguityEstimate() throws {
+        let rebuilt = try compareCellReuseRebuiltWithKept(
+            size: 12, steps: 4, seed: 2, reportsAmbiguity: true, allowance: Self.everyPass) { _, _, _ in }
+        #expect(rebuilt.solver.denseRefactorsKept > 0)
+    }
+
+    /// Runs a generated cell-reuse sequence (table-cells base) through a driver that rebuilds
+    /// a dense tableau (with `allowance`, when given) and one that never does, expects every
+    /// pass's answer equal bit for bit, lets `afterPass` look at both drivers, and returns the
+    /// rebuilding one.
+    @discardableResult
+    private func compareCellReuseRebuiltWithKept(
+        size: Int, steps: Int, seed: UInt64, reportsAmbiguity: Bool, allowance: Int? = nil,
+        afterPass: (Int, IncrementalPassSolver, IncrementalPassSolver) -> Void
+    ) throws -> IncrementalPassSolver {
         let family = try #require(SequenceFamilies.named("cell-reuse"))
         let base = try #require(Families.named("table-cells"))
-        let generated = try #require(generateSequence(family: family, base: base, size: 12, steps: 4, seed: 2))
-        var rebuilt = IncrementalPassSolver(sequence: generated.sequence)
-        var kept = IncrementalPassSolver(sequence: generated.sequence)
-        rebuilt.denseTableauAllowance = Self.everyPass
+        let generated = try #require(generateSequence(family: family, base: base, size: size, steps: steps, seed: seed))
+        var rebuilt = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: reportsAmbiguity)
+        var kept = IncrementalPassSolver(sequence: generated.sequence, reportsAmbiguity: reportsAmbiguity)
+        if let allowance { rebuilt.denseTableauAllowance = allowance }
         kept.refactorsDenseTableau = false
         for pass in 0..<generated.sequence.passCount {
             let steps = pass == 0 ? [] : generated.sequence.updates[pass - 1]
             let a = try rebuilt.solveNextPass(steps).solution
             let b = try kept.solveNextPass(steps).solution
             #expect(a == b && a.values.map(\.bitPattern) == b.values.map(\.bitPattern), "pass \(pass + 1)")
+            afterPass(pass, rebuilt, kept)
         }
-        #expect(rebuilt.solver.denseRefactorsKept > 0)
+        return rebuilt
     }
 
     /// Runs `familyName`'s generated sequences on seven base families through two drivers, one
