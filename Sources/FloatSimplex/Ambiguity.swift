@@ -22,8 +22,9 @@ extension CassowarySolver {
 
     /// The one-column estimate of ``ambiguousVariables()``, and the variables it leaves
     /// undecided: those (not marked) downstream of a flat column that a degenerate row
-    /// blocks at step zero, whatever the column's coefficients on them. At a degenerate vertex (the apex of a cone `x, y ≥ 0, x ≤ 2y,
-    /// y ≤ 2x`) every single column is blocked, yet a combination of them moves.
+    /// blocks at step zero, whatever the column's coefficients on them. At a degenerate
+    /// vertex (the apex of a cone `x, y ≥ 0, x ≤ 2y, y ≤ 2x`) every single column is
+    /// blocked, yet a combination of them moves.
     public func ambiguityEstimate() -> (ambiguous: [Variable], undecided: [Variable]) {
         // Without a deadline the estimate always finishes.
         ambiguityEstimate(deadline: nil)!

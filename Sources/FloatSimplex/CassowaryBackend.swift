@@ -23,8 +23,9 @@ public struct CassowaryBackend: LayoutBackend {
 
     /// The probes of a solve may read at least this many row terms, and at most as many as
     /// the solve read if that is more (``Tableau/termsRead``); the undecided variables left
-    /// keep the one-column estimate. Below it — every layout of up to a few hundred views —
-    /// all ``ambiguityProbeLimit`` probes run.
+    /// keep the one-column estimate. Below it (the small layouts a fuzz campaign generates;
+    /// `form` at 100 views reads well under a million terms in all) every one of the
+    /// ``ambiguityProbeLimit`` probes runs.
     public var ambiguityProbeWorkFloor: Int
 
     public init(conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64, ambiguityProbeWorkFloor: Int = 4_000_000) {
