@@ -158,6 +158,13 @@ public struct CassowaryBackend: LayoutBackend {
             }
         }
         if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
+        // The additions' pivots wrote reduced rows, as long as their backward cones (on `form`
+        // every label's width tied to one: 932 rows of up to 1,498 terms at 1,000 views); the
+        // estimate and its probes walk them. Rebuilt from the constraints for the same basis
+        // (kept only when every value and reduced cost is unchanged, bit for bit), they are
+        // the constraints' own length again, as the sequence driver's are after each pass.
+        solver.refactorIfDenserThanConstraints()
+        phases.ambiguity += clock.lap()
         // A plain loop: a closure reading `solver` would copy the whole solver per variable.
         var values: [Double] = []
         values.reserveCapacity(linear.variableCount)
