@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
         // Incremental Cassowary simplex in Double with lexicographic priorities.
         .target(
-            name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic"], swiftSettings: plantedFaults),
+            name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "SeededRandom"], swiftSettings: plantedFaults),
         // The incremental benchmark's workloads, their timing through the float core, and the
         // JSON documents kiwi's driver (scripts/kiwi/driver.py) reads.
         .target(name: "SolverBenchmarks", dependencies: ["FloatSimplex", "BackendContract", "LayoutModel"]),

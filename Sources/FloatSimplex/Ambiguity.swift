@@ -1,5 +1,6 @@
 import BackendContract
 import LayoutModel
+import SeededRandom
 
 extension CassowarySolver {
     /// Variables that the final tableau shows can move without changing the objective: an
@@ -112,7 +113,7 @@ extension CassowarySolver {
         for (relation, target) in [(Relation.greaterThanOrEqual, current + step), (.lessThanOrEqual, current - step)] {
             let constraint = LinearConstraint(
                 [.init(variable, 1)], constant: -target, relation: relation, strength: Strength(level: probeLevel))
-            guard let probed = rolledBackProbe(constraint, reading: own) else { continue }
+            guard let probed = rolledBackProbe(constraint, reading: [(own, 1)]) else { continue }
             guard abs(probed.value - current) > threshold else { continue }
             // Only symbols whose row or value the attempt journaled can read differently.
             var moved: [Variable] = []
@@ -124,16 +125,84 @@ extension CassowarySolver {
         return []
     }
 
+    /// Whether none of `variables` moves on the optimal set, found by one pull (up, then
+    /// down) on a weighted sum of them all at `probeLevel`, weaker than every level in use.
+    /// `false` says only that something may move: each variable's own probe
+    /// (``probeMovesOnOptimalSet(_:probeLevel:)``) must then tell which.
+    ///
+    /// At a degenerate vertex the estimate leaves many variables undecided that nothing
+    /// moves (every one of a stack's cells below a blocked row), and their own probes, two
+    /// each, were most of a one-shot solve of 100 table cells (11 of its 14 M instructions).
+    /// A direction of the optimal set that moves some of the variables moves the sum unless
+    /// it is orthogonal to the weights; the weights are generic (the project's seeded
+    /// generator, a fixed seed, in [1, 2)), which makes that a coincidence of measure zero.
+    /// The threshold is the smallest of the variables' own probe thresholds, so a move one of
+    /// their probes would report moves the sum past it (weights are at least 1).
+    public mutating func noneMovesOnOptimalSet(_ variables: [Variable], probeLevel: Int) -> Bool {
+        var generator = SeededGenerator(seed: Self.probeWeightSeed)
+        var sum: [(symbol: Int, weight: Double)] = []
+        var terms: [LinearConstraint.Term] = []
+        var current = 0.0
+        var smallestMagnitude = Double.infinity
+        sum.reserveCapacity(variables.count)
+        terms.reserveCapacity(variables.count)
+        for variable in variables {
+            guard let own = symbol(of: variable) else { return false }
+            let weight = 1 + generator.unitInterval()
+            let value = value(of: variable)
+            sum.append((own, weight))
+            terms.append(.init(variable, weight))
+            current += weight * value
+            smallestMagnitude = min(smallestMagnitude, abs(value))
+        }
+        guard !terms.isEmpty else { return true }
+        let step = max(1, abs(current), tableau.tolerance.valueScale)
+        let threshold = max(tableau.tolerance.feasibility, 1e-6 * max(1, smallestMagnitude, tableau.tolerance.valueScale))
+        for (relation, target) in [(Relation.greaterThanOrEqual, current + step), (.lessThanOrEqual, current - step)] {
+            let constraint = LinearConstraint(terms, constant: -target, relation: relation, strength: Strength(level: probeLevel))
+            guard let probed = rolledBackProbe(constraint, reading: sum) else { return false }
+            if abs(probed.value - current) > threshold { return false }
+        }
+        return true
+    }
+
+    /// The seed of ``noneMovesOnOptimalSet(_:probeLevel:)``'s weights (any fixed value: the
+    /// answer must not depend on it).
+    static let probeWeightSeed: UInt64 = 0x5EED_0F_A3B1_9017
+
+    /// The variables of `undecided` (the estimate's, in its order) and those they drag along
+    /// that probes find moving on the optimal set: first one pull on all of them together
+    /// (``noneMovesOnOptimalSet(_:probeLevel:)``), and only when that moves, each one's own
+    /// probe, for the first `limit` not already `known` ambiguous or found moving, while the
+    /// probes have read fewer than `workLimit` row terms (``Tableau/termsRead``).
+    ///
+    /// The one-shot solve and the sequence driver's passes both settle the estimate this way.
+    mutating func probeUndecided(
+        _ undecided: [Variable], known: (Variable) -> Bool, probeLevel: Int, limit: Int, workLimit: Int = .max
+    ) -> Set<Variable> {
+        let probed = undecided.prefix(limit).filter { !known($0) }
+        var found = Set<Variable>()
+        guard !probed.isEmpty else { return found }
+        let workStart = tableau.termsRead
+        if probed.count > 1 && noneMovesOnOptimalSet(probed, probeLevel: probeLevel) { return found }
+        for variable in probed where !found.contains(variable) {
+            guard tableau.termsRead &- workStart < workLimit else { break }
+            found.formUnion(probeMovesOnOptimalSet(variable, probeLevel: probeLevel))
+        }
+        return found
+    }
+
     /// A symbol's value as ``value(of:)`` reads it: its row's value when basic, else 0.
     private func value(ofSymbol symbol: Int) -> Double {
         tableau.symbols[symbol].isBasic ? tableau.symbols[symbol].value : 0
     }
 
-    /// Adds `constraint` as ``addConstraint(_:)`` would, reads `symbol`'s value and every
-    /// external symbol the attempt touched (journaled row or value, each once, with its value
-    /// then), and rolls everything back; nil when the addition fails.
+    /// Adds `constraint` as ``addConstraint(_:)`` would, reads the weighted `sum` of symbols'
+    /// values (one symbol of weight 1: its value, exactly) and every external symbol the
+    /// attempt touched (journaled row or value, each once, with its value then), and rolls
+    /// everything back; nil when the addition fails.
     private mutating func rolledBackProbe(
-        _ constraint: LinearConstraint, reading symbol: Int
+        _ constraint: LinearConstraint, reading sum: [(symbol: Int, weight: Double)]
     ) -> (value: Double, changed: [(symbol: Int, value: Double)])? {
         // What the journal does not restore: a copy's budget meter and counters were its own.
         let savedMeter = meter
@@ -163,7 +232,9 @@ extension CassowarySolver {
                     changed.append((touched, value(ofSymbol: touched)))
                 }
             }
-            read = (value(ofSymbol: symbol), changed)
+            var total = 0.0
+            for (symbol, weight) in sum { total += weight * value(ofSymbol: symbol) }
+            read = (total, changed)
         }
         abandonAttempt(at: checkpoint, recordTermCount: recordTermCount)
         return read

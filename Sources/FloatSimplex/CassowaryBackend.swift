@@ -187,14 +187,13 @@ public struct CassowaryBackend: LayoutBackend {
         // cost many solves.
         let probeWorkLimit = max(ambiguityProbeWorkFloor, solver.tableau.termsRead)
         guard let estimate = solver.ambiguityEstimate(deadline: budget.wallTime.map { start + $0 }) else { return exceeded() }
-        let probeWorkStart = solver.tableau.termsRead
         var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
-        for variable in estimate.undecided.prefix(ambiguityProbeLimit) where !ambiguous.contains(variable.index) {
-            guard solver.tableau.termsRead &- probeWorkStart < probeWorkLimit else { break }
-            for moved in solver.probeMovesOnOptimalSet(variable, probeLevel: linear.levels.count + 1)
-            where moved.index >= 0 && moved.index < linear.variableCount {
-                ambiguous.insert(moved.index)
-            }
+        let marked = ambiguous
+        for moved in solver.probeUndecided(
+            estimate.undecided, known: { marked.contains($0.index) }, probeLevel: linear.levels.count + 1,
+            limit: ambiguityProbeLimit, workLimit: probeWorkLimit)
+        where moved.index >= 0 && moved.index < linear.variableCount {
+            ambiguous.insert(moved.index)
         }
         for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { ambiguous.insert(variable) }
         phases.ambiguity += clock.lap()

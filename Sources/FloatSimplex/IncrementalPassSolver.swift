@@ -1023,12 +1023,16 @@ public struct IncrementalPassSolver: Sendable {
             let estimate = solver.ambiguityEstimate()
             var marked = Set(estimate.ambiguous.compactMap { variableOfStable[$0.index] })
             let probeLevel = (labelsInUse.last ?? 0) + 1
-            if probeLevel <= Int(Int32.max) {
-                for variable in estimate.undecided.prefix(ambiguityProbeLimit) {
-                    guard let own = variableOfStable[variable.index], !marked.contains(own) else { continue }
-                    for moved in solver.movesOnOptimalSet(variable, probeLevel: probeLevel) {
-                        if let v = variableOfStable[moved.index] { marked.insert(v) }
-                    }
+            if probeLevel <= Int(Int32.max) && !estimate.undecided.isEmpty {
+                // On a copy: the probes' rollback drops the suggestions' cached columns, which
+                // the next pass's edits reuse.
+                var probe = solver
+                let known = marked
+                for moved in probe.probeUndecided(
+                    estimate.undecided,
+                    known: { variableOfStable[$0.index].map { known.contains($0) } ?? true },
+                    probeLevel: probeLevel, limit: ambiguityProbeLimit) {
+                    if let v = variableOfStable[moved.index] { marked.insert(v) }
                 }
             }
             for variable in 0..<variableCount where !solver.knows(stableVariable(variable)) { marked.insert(variable) }

@@ -43,9 +43,11 @@ import Testing
 
     /// Solvers at the end of a one-shot solve of generated layouts (several families, sizes
     /// and seeds), degenerate vertices included.
-    static func solvers() -> [(name: String, solver: CassowarySolver)] {
+    static func solvers(
+        families: [String] = ["table-cells", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest", "random", "cassowary-benchmark"]
+    ) -> [(name: String, solver: CassowarySolver)] {
         var result: [(String, CassowarySolver)] = []
-        for name in ["table-cells", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest", "random", "cassowary-benchmark"] {
+        for name in families {
             guard let family = Families.named(name) else { continue }
             for (size, seed) in [(3, UInt64(1)), (12, 2), (40, 3)] {
                 let system = generate(family: family, size: size, seed: seed).system
@@ -107,5 +109,67 @@ import Testing
             let unlimited = try CassowaryBackend(ambiguityProbeWorkFloor: .max).solve(system, budget: .unlimited).solution
             #expect(limited == unlimited, "\(familyName) n\(size) s\(seed)")
         }
+    }
+}
+
+/// One pull on a weighted sum of the undecided variables (``CassowarySolver/noneMovesOnOptimalSet(_:probeLevel:)``)
+/// stands in for their own probes when nothing moves; it must never say "nothing moves"
+/// where one of their own probes finds a move.
+@Suite struct BatchProbeTests {
+    @Test func aSumThatStaysPutMeansEveryOwnProbeFindsNothing() throws {
+        var batchesStill = 0, batchesMoving = 0
+        // The estimate's families, and those where what it leaves undecided does move.
+        let families = ["table-cells", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest", "random",
+                        "cassowary-benchmark", "degenerate-cones", "ambiguous", "reciprocal-multipliers"]
+        for (name, solver) in AmbiguityEstimateTests.solvers(families: families) {
+            let undecided = solver.ambiguityEstimate().undecided
+            guard undecided.count > 1 else { continue }
+            let probeLevel = 1_000
+            var probe = solver
+            let still = probe.noneMovesOnOptimalSet(undecided, probeLevel: probeLevel)
+            let moving = undecided.filter { !solver.movesOnOptimalSet($0, probeLevel: probeLevel).isEmpty }
+            if still {
+                batchesStill += 1
+                #expect(moving.isEmpty, "\(name): the sum stayed put, yet \(moving) move")
+            } else {
+                batchesMoving += 1
+            }
+            // The pull is rolled back: the solver answers as before.
+            #expect(probe.tableau.symbolCount == solver.tableau.symbolCount, "\(name)")
+            for variable in undecided { #expect(probe.value(of: variable) == solver.value(of: variable), "\(name)") }
+        }
+        // The cases exercise both outcomes.
+        #expect(batchesStill > 0)
+        #expect(batchesMoving > 0, "\(batchesStill) sums stayed put, none moved")
+    }
+
+    /// The apex of the cone `x, y ≥ 0, x ≤ 2y, y ≤ 2x`: each column alone is blocked at step
+    /// zero, yet the two move together; the sum moves, and each own probe finds it.
+    @Test func theConesApexMovesTogether() throws {
+        let x = Variable(0), y = Variable(1)
+        var solver = CassowarySolver()
+        try solver.addConstraint(LinearConstraint([.init(x, 1)], relation: .greaterThanOrEqual))
+        try solver.addConstraint(LinearConstraint([.init(y, 1)], relation: .greaterThanOrEqual))
+        try solver.addConstraint(LinearConstraint([.init(x, 1), .init(y, -2)], relation: .lessThanOrEqual))
+        try solver.addConstraint(LinearConstraint([.init(y, 1), .init(x, -2)], relation: .lessThanOrEqual))
+        var probe = solver
+        let still = probe.noneMovesOnOptimalSet([x, y], probeLevel: 1)
+        #expect(!still)
+        #expect(!solver.movesOnOptimalSet(x, probeLevel: 1).isEmpty)
+        let found = probe.probeUndecided([x, y], known: { _ in false }, probeLevel: 1, limit: 64)
+        #expect(found == [x, y])
+    }
+
+    /// Two views pinned by required equalities: nothing moves, and one pull says so.
+    @Test func pinnedVariablesStayPut() throws {
+        let x = Variable(0), y = Variable(1)
+        var solver = CassowarySolver()
+        try solver.addConstraint(LinearConstraint([.init(x, 1)], constant: -10, relation: .equal))
+        try solver.addConstraint(LinearConstraint([.init(y, 1), .init(x, -1)], constant: -5, relation: .equal))
+        var probe = solver
+        let still = probe.noneMovesOnOptimalSet([x, y], probeLevel: 1)
+        #expect(still)
+        let found = probe.probeUndecided([x, y], known: { _ in false }, probeLevel: 1, limit: 64)
+        #expect(found.isEmpty)
     }
 }
