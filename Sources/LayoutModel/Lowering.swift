@@ -118,14 +118,24 @@ extension ConstraintSystem {
 
     /// The distinct optional priorities that occur, highest first.
     public var optionalLevels: [Priority] {
-        var distinct = Set<Priority>()
+        // Hashing a priority hashes its literal's digits: while there are few distinct ones
+        // (most layouts use a handful), a linear scan of those seen is cheaper.
+        var distinct: [Priority] = []
+        var hashed = Set<Priority>()
         var previous: Priority?
         for constraint in constraints {
-            // Runs of one priority are common (a row's pins, a family's hugging): hash once per run.
+            // Runs of one priority are common (a row's pins, a family's hugging): look up once per run.
             let priority = constraint.priority
             if priority == previous { continue }
             previous = priority
-            if !priority.isRequired { distinct.insert(priority) }
+            if priority.value.isThousand { continue }
+            if hashed.isEmpty {
+                if distinct.contains(priority) { continue }
+                distinct.append(priority)
+                if distinct.count > PriorityLevels.linearScanLimit { hashed = Set(distinct) }
+            } else if hashed.insert(priority).inserted {
+                distinct.append(priority)
+            }
         }
         return distinct.sorted(by: >)
     }
@@ -135,14 +145,8 @@ extension ConstraintSystem {
         "\(items[unknown.item].name).\(unknown.component.name)"
     }
 
-    /// The optional levels, highest first, and each one's number (1 for the highest; required
-    /// constraints are level 0 and not listed).
-    func levelNumbers() -> (levels: [Priority], levelOf: [Priority: Int]) {
-        let levels = optionalLevels
-        var levelOf: [Priority: Int] = [:]
-        for (k, p) in levels.enumerated() { levelOf[p] = k + 1 }
-        return (levels, levelOf)
-    }
+    /// The optional levels, highest first, and each priority's level number.
+    func levelNumbers() -> PriorityLevels { PriorityLevels(optionalLevels) }
 
     /// Lowers every constraint to a linear row (spec §2–§3), computing in `Scalar`.
     ///
@@ -150,7 +154,7 @@ extension ConstraintSystem {
     /// ``LinearSystem/mapScalars(_:)`` to round each coefficient to `Double` once (or
     /// ``loweredRoundingOnce(exactRow:)``, which gives the same rows faster).
     public func lowered<Scalar: LinearScalar>(as _: Scalar.Type = Scalar.self) -> LinearSystem<Scalar> {
-        let (levels, levelOf) = levelNumbers()
+        let levels = levelNumbers()
         var rows: [LinearRow<Scalar>] = []
         rows.reserveCapacity(constraints.count)
         var scratch: [LinearTerm<Scalar>] = []
@@ -160,9 +164,9 @@ extension ConstraintSystem {
             let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &scratch)
             rows.append(LinearRow(
                 terms: scratch, constant: constant, relation: constraint.relation,
-                level: levelOf[constraint.priority] ?? 0, constraintIndex: index))
+                level: levels.level(of: constraint.priority), constraintIndex: index))
         }
-        return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
+        return LinearSystem(variableCount: variableCount, rows: rows, levels: levels.levels)
     }
 
     /// Lowers one constraint.
@@ -362,5 +366,37 @@ private enum EdgePlace {
         case .firstBaseline: return (.firstBaseline, false)
         case .lastBaseline: return (.lastBaseline, false)
         }
+    }
+}
+
+/// A system's optional levels, highest first, and each priority's level number: 1 for the
+/// highest, 0 for a required priority (and one that is not among them).
+///
+/// Up to ``linearScanLimit`` levels a priority is found by a linear scan: hashing one hashes
+/// its literal's digit string, and on 100 self-sizing table cells (three priorities
+/// interleaved constraint by constraint) the set and dictionary of levels were a fifth of
+/// the float backend's solve. Above it, a dictionary.
+struct PriorityLevels {
+    /// The optional priorities, highest first.
+    let levels: [Priority]
+    /// Each priority's level number, above ``linearScanLimit`` levels only.
+    private let hashedLevels: [Priority: Int]
+
+    /// The most levels looked up by a linear scan.
+    static let linearScanLimit = 16
+
+    init(_ levels: [Priority]) {
+        self.levels = levels
+        var hashed: [Priority: Int] = [:]
+        if levels.count > Self.linearScanLimit {
+            for (k, priority) in levels.enumerated() { hashed[priority] = k + 1 }
+        }
+        hashedLevels = hashed
+    }
+
+    /// The level number of `priority`.
+    func level(of priority: Priority) -> Int {
+        if levels.count > Self.linearScanLimit { return hashedLevels[priority] ?? 0 }
+        return levels.firstIndex(of: priority).map { $0 + 1 } ?? 0
     }
 }

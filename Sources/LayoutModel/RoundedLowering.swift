@@ -21,7 +21,7 @@ extension ConstraintSystem {
     public func loweredRoundingOnce(
         exactRow: (_ constraint: Constraint, _ index: Int, _ level: Int) -> LinearRow<Double>
     ) -> LinearSystem<Double> {
-        let (levels, levelOf) = levelNumbers()
+        let levels = levelNumbers()
         var rows: [LinearRow<Double>] = []
         rows.reserveCapacity(constraints.count)
         var fractions: [LinearTerm<SmallFraction>] = []
@@ -39,14 +39,14 @@ extension ConstraintSystem {
                 if let previous, previous.priority == priority {
                     level = previous.level
                 } else {
-                    level = priority.value.isThousand ? 0 : levelOf[priority] ?? 0
+                    level = priority.value.isThousand ? 0 : levels.level(of: priority)
                     previous = (priority, level)
                 }
                 rows.append(roundedOnceRow(constraints[index], index, level: level, ancestry: ancestry, checked: &checked, fractions: &fractions)
                     ?? exactRow(constraints[index], index, level))
             }
         }
-        return LinearSystem(variableCount: variableCount, rows: rows, levels: levels)
+        return LinearSystem(variableCount: variableCount, rows: rows, levels: levels.levels)
     }
 
     /// Constraint `index` lowered at `level` as ``loweredRoundingOnce(exactRow:)`` lowers it
