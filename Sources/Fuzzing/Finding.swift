@@ -41,6 +41,12 @@ public struct Finding: Sendable, Hashable, Codable {
         /// semantics (a weighted priority model) explains: a note, not a bug (set by the
         /// ``SemanticsJudge`` of outside solvers).
         case semantics
+
+        /// What findings written before verdicts existed read as: `wrong` (nothing was
+        /// forgiven then).
+        public enum Unrecorded: AbsentValueDefault {
+            public static let value = Verdict.wrong
+        }
     }
 
     /// How near a case is to the inputs that defeat floating point, measured on the
@@ -77,8 +83,9 @@ public struct Finding: Sendable, Hashable, Codable {
     /// Where the case came from.
     public var seed: UInt64?
     public var family: String?
-    /// Wrong (a bug), ill-conditioned (explained by rounding), or a semantic difference.
-    public var verdict: Verdict
+    /// Wrong (a bug), ill-conditioned (explained by rounding), or a semantic difference;
+    /// `wrong` where a finding written before verdicts existed has none.
+    @DefaultWhenAbsent<Verdict.Unrecorded> public var verdict: Verdict
     /// For an ill-conditioned finding: the smallest relative perturbation found to explain
     /// it (to a factor of 2).
     public var perturbation: Double?
@@ -110,23 +117,6 @@ public struct Finding: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case kind, backends, detail, oracle, seed, family, verdict, perturbation, verdictNote, conditioning, pass, step
-    }
-
-    /// Reads findings written before verdicts existed as `wrong` (nothing was forgiven then).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try c.decode(Kind.self, forKey: .kind)
-        backends = try c.decode([String].self, forKey: .backends)
-        detail = try c.decode(String.self, forKey: .detail)
-        oracle = try c.decodeIfPresent(String.self, forKey: .oracle)
-        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed)
-        family = try c.decodeIfPresent(String.self, forKey: .family)
-        verdict = try c.decodeIfPresent(Verdict.self, forKey: .verdict) ?? .wrong
-        perturbation = try c.decodeIfPresent(Double.self, forKey: .perturbation)
-        verdictNote = try c.decodeIfPresent(String.self, forKey: .verdictNote)
-        conditioning = try c.decodeIfPresent(Conditioning.self, forKey: .conditioning)
-        pass = try c.decodeIfPresent(Int.self, forKey: .pass)
-        step = try c.decodeIfPresent(Int.self, forKey: .step)
     }
 
     /// Where in an update sequence the finding first showed, in words (nil for a system).

@@ -51,11 +51,8 @@ enum BlindSpotFamilies {
             var views: [ItemIndex] = []
             for k in 0..<count {
                 let v = b.addView("d\(block)_\(k)")
-                if let previous = views.last {
-                    b.add(v, .leading, .equal, previous, .trailing, plus: .decimal(rng.element(of: decimalOffsets)))
-                } else {
-                    b.add(v, .leading, .equal, b.root, .leading, plus: .decimal(rng.element(of: decimalOffsets)))
-                }
+                let offset = NumericLiteral.decimal(rng.element(of: decimalOffsets))
+                b.follow(v, .leading, after: views.last, .trailing, plus: offset, orRoot: .leading, rootOffset: offset)
                 b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * block))
                 switch k {
                 case 0:

@@ -101,11 +101,7 @@ extension TextbookLinearProgram {
             var previous: ItemIndex?
             for (j, a) in coefficients.enumerated() where !a.isZero {
                 let term = b.addView("\(prefix)\(label)_\(variables[j])")
-                if let previous {
-                    b.add(term, .left, .equal, previous, .right)
-                } else {
-                    b.add(term, .left, .equal, b.root, .left)
-                }
+                b.follow(term, .left, after: previous, .right, orRoot: .left)
                 pin(term, &b)
                 b.add(term, .width, .equal, xs[j], .width, times: a)
                 previous = term

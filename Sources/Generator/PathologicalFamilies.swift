@@ -90,11 +90,8 @@ enum PathologicalFamilies {
                     let own = rng.int(in: start...(b.system.constraints.count - 1))
                     b.system.constraints.append(b.system.constraints[own])
                 case 1:
-                    if let previous {
-                        b.add(v, .trailing, .equal, previous, .trailing, plus: NumericLiteral.integer(8 + width))
-                    } else {
-                        b.add(v, .trailing, .equal, b.root, .leading, plus: NumericLiteral.integer(8 + width))
-                    }
+                    b.follow(v, .trailing, after: previous, .trailing, plus: NumericLiteral.integer(8 + width),
+                             orRoot: .leading, rootOffset: NumericLiteral.integer(8 + width))
                 case 2:
                     let other = rng.int(in: 1...v)
                     b.add(v, .width, .equal, other, .width, plus: NumericLiteral.integer(width - (widths[other] ?? 0)))

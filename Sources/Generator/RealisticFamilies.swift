@@ -77,11 +77,7 @@ enum RealisticFamilies {
             }
             let first = tiles[0]
             b.add(first, .leading, .equal, b.root, .leadingMargin)
-            if let above = previousRow {
-                b.add(first, .top, .equal, above, .bottom, plus: margin)
-            } else {
-                b.add(first, .top, .equal, b.root, .topMargin)
-            }
+            b.follow(first, .top, after: previousRow, .bottom, plus: margin, orRoot: .topMargin)
             b.add(first, .height, .equal, height)
             for (prev, tile) in zip(tiles, tiles.dropFirst()) {
                 b.add(tile, .leading, .equal, prev, .trailing, plus: margin)
@@ -108,11 +104,7 @@ enum RealisticFamilies {
             let fraction = rng.element(of: ["0.5", "0.75", "0.8", "0.9", "1"])
             b.add(card, .centerX, .equal, b.root, .centerX)
             b.add(card, .width, .equal, b.root, .width, times: .decimal(fraction), plus: NumericLiteral.integer(fraction == "1" ? -32 : 0))
-            if let previous {
-                b.add(card, .top, .equal, previous, .bottom, plus: NumericLiteral.integer(16))
-            } else {
-                b.add(card, .top, .equal, b.root, .topMargin)
-            }
+            b.follow(card, .top, after: previous, .bottom, plus: NumericLiteral.integer(16), orRoot: .topMargin)
             previous = card
             index += 1
             guard b.viewCount < size else {
@@ -181,11 +173,7 @@ enum RealisticFamilies {
             let cell = b.addView("cell\(index)")
             b.add(cell, .leading, .equal, b.root, .leading)
             b.add(b.root, .trailing, .equal, cell, .trailing)
-            if let previous {
-                b.add(cell, .top, .equal, previous, .bottom)
-            } else {
-                b.add(cell, .top, .equal, b.root, .top)
-            }
+            b.follow(cell, .top, after: previous, .bottom, orRoot: .top)
             let count = min(size - b.viewCount, rng.int(in: 1...3))
             var above: ItemIndex?
             for line in 0..<count {
@@ -340,11 +328,7 @@ enum RealisticFamilies {
             b.add(image, .leading, .equal, b.root, .leadingMargin)
             b.add(b.root, .trailingMargin, .equal, image, .trailing)
             b.add(image, .height, .equal, image, .width, times: rng.element(of: ratios))
-            if let previous {
-                b.add(image, .top, .equal, previous, .bottom, plus: NumericLiteral.integer(12))
-            } else {
-                b.add(image, .top, .equal, b.root, .topMargin)
-            }
+            b.follow(image, .top, after: previous, .bottom, plus: NumericLiteral.integer(12), orRoot: .topMargin)
             previous = image
             if b.viewCount < size {
                 let caption = b.addView(

@@ -323,24 +323,32 @@ extension SequenceFamilies {
         return (conflict, builder.replay.constraintName(index))
     }
 
-    static func conflictThenRemove(_ builder: inout UpdateSequence.Builder, _ steps: Int, _ rng: inout SeededGenerator) {
+    /// Conflicts one after another until about `steps` steps: a constraint that contradicts
+    /// an earlier one (``conflicting(_:_:)``) added, a pass, then `followUp`'s steps, which it
+    /// counts. Random steps instead where nothing can conflict.
+    static func conflicts(
+        _ builder: inout UpdateSequence.Builder, _ steps: Int, _ rng: inout SeededGenerator,
+        followUp: (_ builder: inout UpdateSequence.Builder, _ conflict: Constraint, _ earlier: String, _ rng: inout SeededGenerator) -> Int
+    ) {
         var done = 0
         while done < steps {
             guard let (conflict, earlier) = conflicting(builder, &rng) else { return randomSteps(&builder, steps - done, &rng) }
             guard (try? builder.add(conflict)) != nil else { return }
             builder.endPass()
+            done += 1 + followUp(&builder, conflict, earlier, &rng)
+        }
+    }
+
+    static func conflictThenRemove(_ builder: inout UpdateSequence.Builder, _ steps: Int, _ rng: inout SeededGenerator) {
+        conflicts(&builder, steps, &rng) { builder, _, earlier, _ in
             step(&builder) { .removeConstraint(earlier) }
             builder.endPass()
-            done += 2
+            return 1
         }
     }
 
     static func readdAfterConflict(_ builder: inout UpdateSequence.Builder, _ steps: Int, _ rng: inout SeededGenerator) {
-        var done = 0
-        while done < steps {
-            guard let (conflict, _) = conflicting(builder, &rng) else { return randomSteps(&builder, steps - done, &rng) }
-            guard (try? builder.add(conflict)) != nil else { return }
-            builder.endPass()
+        conflicts(&builder, steps, &rng) { builder, conflict, _, rng in
             let added = builder.replay.constraintName(builder.replay.current.constraints.count - 1)
             step(&builder) { .removeConstraint(added) }
             builder.endPass()
@@ -348,7 +356,7 @@ extension SequenceFamilies {
             again.constant = shifted(conflict.constant, by: rng.int(in: -40...40))
             try? builder.add(again)
             builder.endPass()
-            done += 3
+            return 2
         }
     }
 

@@ -63,6 +63,19 @@ struct SystemBuilder {
             second: nil, constant: constant, priority: priority))
     }
 
+    /// Places `view` in a row or column: after a previous view `view.a == previous.b +
+    /// spacing`, else (the first) `view.a == root.rootAttribute + rootOffset`.
+    mutating func follow(
+        _ view: ItemIndex, _ a: Attribute, after previous: ItemIndex?, _ b: Attribute, plus spacing: NumericLiteral = .zero,
+        orRoot rootAttribute: Attribute, rootOffset: NumericLiteral = .zero
+    ) {
+        if let previous {
+            add(view, a, .equal, previous, b, plus: spacing)
+        } else {
+            add(view, a, .equal, root, rootAttribute, plus: rootOffset)
+        }
+    }
+
     /// Appends constraints built elsewhere (VFL lines).
     mutating func append(_ constraints: [Constraint]) {
         system.constraints.append(contentsOf: constraints)

@@ -153,8 +153,9 @@ public struct AppsManifest: Codable, Sendable, Hashable {
         public var clean = 0
         /// Clean roots whose rounded frames equal the stored ones: the floor the tests hold.
         public var agreeing = 0
-        /// Clean roots that do not agree because the file is stale (``Root/stale``).
-        public var stale = 0
+        /// Clean roots that do not agree because the file is stale (``Root/stale``); none in
+        /// manifests written before stale roots were counted.
+        @DefaultWhenAbsent<NoStaleRoots> public var stale = 0
 
         public init(app: String) { self.app = app }
 
@@ -162,18 +163,9 @@ public struct AppsManifest: Codable, Sendable, Hashable {
             case app, files, roots, imported, skipped, markedByXcode, clean, agreeing, stale
         }
 
-        /// Reads manifests written before stale roots were counted (no `stale`: none).
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            app = try c.decode(String.self, forKey: .app)
-            files = try c.decode(Int.self, forKey: .files)
-            roots = try c.decode(Int.self, forKey: .roots)
-            imported = try c.decode(Int.self, forKey: .imported)
-            skipped = try c.decode(Int.self, forKey: .skipped)
-            markedByXcode = try c.decode(Int.self, forKey: .markedByXcode)
-            clean = try c.decode(Int.self, forKey: .clean)
-            agreeing = try c.decode(Int.self, forKey: .agreeing)
-            stale = try c.decodeIfPresent(Int.self, forKey: .stale) ?? 0
+        /// What a manifest written before stale roots were counted holds: none.
+        public enum NoStaleRoots: AbsentValueDefault {
+            public static let value = 0
         }
 
         /// Clean roots less stale ones: what agreement is measured on.

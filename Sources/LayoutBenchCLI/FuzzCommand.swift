@@ -35,7 +35,8 @@ struct FuzzCommand: ParsableCommand {
             Shard K of N (--shard K/N, K from 0) takes cases K, K+N, K+2N, … of the campaign's \
             --cases; under Slurm job arrays and Kubernetes Indexed Jobs the shard comes from the \
             environment when --shard is not given. OUT/checkpoint.json records completed cases: \
-            --resume continues a killed run. Ctrl-C stops after the cases in flight and writes \
+            --resume continues a killed run (where --out holds no campaign yet, an empty or new folder, \
+            it starts one and says so on stderr; a folder of other files is invalid input). Ctrl-C stops after the cases in flight and writes \
             OUT/report.json; `layoutbench report merge` combines shards.
 
             With --sequences, every case is an update sequence (spec §7): a sequence family's \
@@ -110,7 +111,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Seconds one backend solve may take (its budget).")
     var solveTimeout = Seconds(10)
 
-    @Flag(help: "Continue the run in --out from its checkpoint.")
+    @Flag(help: "Continue the run in --out from its checkpoint; with none there (no folder, or an empty one), start the campaign and say so; a folder of other files is invalid input.")
     var resume = false
 
     @Option(help: "Also copy the kept findings into this regression corpus folder (e.g. Corpora/regressions).")
@@ -177,6 +178,10 @@ struct FuzzCommand: ParsableCommand {
             spec: spec, shard: chosenShard, cases: cases, time: time?.duration, jobs: workers.jobs,
             isolation: isolate ? Isolation(executable: executable, caseTimeout: caseTimeout.duration) : nil,
             outDirectory: URL(fileURLWithPath: out), resume: resume)
+        if resume && FuzzRunner.resumeTarget(in: options.outDirectory) == .nothing {
+            // Slurm array re-runs pass --resume from the first attempt on: a fresh start, said.
+            printError("nothing to resume in \(out): starting a new campaign")
+        }
         stopOnInterrupt()
         let display = workers.progressDisplay(timeLimit: time?.duration)
         let runner = FuzzRunner(

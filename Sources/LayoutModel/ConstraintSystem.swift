@@ -260,14 +260,33 @@ public struct Constraint: Sendable, Codable {
     }
 }
 
-extension Constraint: Hashable {
-    /// Identity is the constraint's meaning and ID, not where it came from.
-    public static func == (a: Constraint, b: Constraint) -> Bool {
+/// A constraint's terms, its items given by `Reference` (an index in a system for
+/// ``Constraint``, a name in an update step for ``NewConstraint``), and the one identity
+/// both share: the constraint's meaning and ID, not where it came from. A VFL-generated
+/// constraint printed as a plain line reads back as the same constraint; an intrinsic one
+/// stays apart from an explicit one of the same terms.
+public protocol ConstraintTerms: Hashable {
+    associatedtype Reference: Sendable & Hashable & Codable
+    /// The ID written in the file; nil means the default name `c<N>`.
+    var id: String? { get }
+    var first: ItemAttribute<Reference> { get }
+    var relation: Relation { get }
+    var multiplier: NumericLiteral { get }
+    var second: ItemAttribute<Reference>? { get }
+    var constant: NumericLiteral { get }
+    var priority: Priority { get }
+    var origin: ConstraintOrigin { get }
+}
+
+extension ConstraintTerms {
+    /// Equal meaning and ID; the origin counts only as intrinsic or not.
+    public static func == (a: Self, b: Self) -> Bool {
         a.id == b.id && a.first == b.first && a.relation == b.relation
             && a.multiplier == b.multiplier && a.second == b.second && a.constant == b.constant
             && a.priority == b.priority && (a.origin == .intrinsic) == (b.origin == .intrinsic)
     }
 
+    /// Hashes what ``==(_:_:)`` compares (but the origin).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(first)
@@ -278,6 +297,8 @@ extension Constraint: Hashable {
         hasher.combine(priority)
     }
 }
+
+extension Constraint: ConstraintTerms {}
 
 /// A whole `.layout` file: its items and constraints in file order.
 ///

@@ -7,7 +7,8 @@ import Foundation
 // positioned at the offending value (`file:line:column: path: message`).
 
 extension ConstraintSystem {
-    private enum CodingKeys: String, CodingKey {
+    /// The keys of the JSON form (`rowScales` is not one); encoding is synthesized from them.
+    enum CodingKeys: String, CodingKey {
         case name, direction, items, constraints
     }
 
@@ -26,14 +27,6 @@ extension ConstraintSystem {
                 codingPath: decoder.codingPath + issue.path.codingKeys, debugDescription: issue.message,
                 underlyingError: LayoutError(file: "", location: .unknown, kind: issue.kind, message: issue.message)))
         }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(name, forKey: .name)
-        try c.encode(direction, forKey: .direction)
-        try c.encode(items, forKey: .items)
-        try c.encode(constraints, forKey: .constraints)
     }
 
     /// Reads a system from its JSON form. A sequence of several passes is rejected (read it
@@ -109,38 +102,21 @@ extension UpdateStep: Codable {
         source = nil
     }
 
+    /// One flat object: `step` (the kind), then the action's fields.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        switch action {
-        case .setConstant(let name, let constant):
-            try c.encode(Kind.setConstant, forKey: .step)
-            try c.encode(name, forKey: .constraint)
-            try c.encode(constant, forKey: .constant)
-        case .setIntrinsic(let name, let size):
-            try c.encode(Kind.setIntrinsic, forKey: .step)
-            try c.encode(name, forKey: .item)
-            try c.encode(size, forKey: .intrinsic)
-        case .setPriority(let name, let priority):
-            try c.encode(Kind.setPriority, forKey: .step)
-            try c.encode(name, forKey: .constraint)
-            try c.encode(priority, forKey: .priority)
-        case .setRootSize(let width, let height):
-            try c.encode(Kind.setRootSize, forKey: .step)
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-        case .removeConstraint(let name):
-            try c.encode(Kind.removeConstraint, forKey: .step)
-            try c.encode(name, forKey: .constraint)
-        case .removeView(let name):
-            try c.encode(Kind.removeView, forKey: .step)
-            try c.encode(name, forKey: .item)
-        case .addView(let view):
-            try c.encode(Kind.addView, forKey: .step)
-            try c.encode(view, forKey: .view)
-        case .addConstraint(let constraint):
-            try c.encode(Kind.addConstraint, forKey: .step)
-            try c.encode(constraint, forKey: .constraint)
+        let (kind, fields): (Kind, KeyValuePairs<CodingKeys, any Encodable>) = switch action {
+        case .setConstant(let name, let constant): (.setConstant, [.constraint: name, .constant: constant])
+        case .setIntrinsic(let name, let size): (.setIntrinsic, [.item: name, .intrinsic: size])
+        case .setPriority(let name, let priority): (.setPriority, [.constraint: name, .priority: priority])
+        case .setRootSize(let width, let height): (.setRootSize, [.width: width, .height: height])
+        case .removeConstraint(let name): (.removeConstraint, [.constraint: name])
+        case .removeView(let name): (.removeView, [.item: name])
+        case .addView(let view): (.addView, [.view: view])
+        case .addConstraint(let constraint): (.addConstraint, [.constraint: constraint])
         }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .step)
+        for (key, value) in fields { try c.encode(value, forKey: key) }
     }
 }
 

@@ -192,20 +192,4 @@ public struct NewConstraint: Sendable, Codable {
     }
 }
 
-extension NewConstraint: Hashable {
-    public static func == (a: NewConstraint, b: NewConstraint) -> Bool {
-        a.id == b.id && a.first == b.first && a.relation == b.relation && a.multiplier == b.multiplier
-            && a.second == b.second && a.constant == b.constant && a.priority == b.priority
-            && (a.origin == .intrinsic) == (b.origin == .intrinsic)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(first)
-        hasher.combine(relation)
-        hasher.combine(multiplier)
-        hasher.combine(second)
-        hasher.combine(constant)
-        hasher.combine(priority)
-    }
-}
+extension NewConstraint: ConstraintTerms {}

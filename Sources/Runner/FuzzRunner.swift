@@ -210,8 +210,50 @@ public final class FuzzRunner: Sendable {
         }
     }
 
+    /// What `--resume` finds in an output folder.
+    public enum ResumeTarget: Equatable, Sendable {
+        /// A checkpoint: the run continues from it.
+        case checkpoint
+        /// Nothing of a campaign: no folder, an empty one, or one holding only what a run
+        /// killed before its first checkpoint leaves (empty `cases/` and `findings/`,
+        /// temporary files). Resuming starts the campaign.
+        case nothing
+        /// No checkpoint, but other files (named relative to the folder, in order): not a
+        /// campaign to resume.
+        case otherFiles([String])
+    }
+
+    /// What `--resume` would continue in `outDirectory`.
+    public static func resumeTarget(in outDirectory: URL) -> ResumeTarget {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: outDirectory.path, isDirectory: &isFolder) else { return .nothing }
+        guard isFolder.boolValue else { return .otherFiles([outDirectory.lastPathComponent]) }
+        if manager.fileExists(atPath: outDirectory.appendingPathComponent("checkpoint.json").path) { return .checkpoint }
+        func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".tmp") }
+        func contents(_ path: String) -> [String] {
+            ((try? manager.contentsOfDirectory(atPath: path)) ?? []).filter { !isTemporary($0) }.sorted()
+        }
+        var other: [String] = []
+        for name in contents(outDirectory.path) {
+            let path = outDirectory.appendingPathComponent(name).path
+            var isSubfolder: ObjCBool = false
+            _ = manager.fileExists(atPath: path, isDirectory: &isSubfolder)
+            if isSubfolder.boolValue, name == "cases" || name == "findings" {
+                other += contents(path).map { name + "/" + $0 }
+            } else {
+                other.append(name)
+            }
+        }
+        return other.isEmpty ? .nothing : .otherFiles(other)
+    }
+
     /// Runs the shard and returns its report (also written to `report.json`).
     public func run() throws -> FuzzReport {
+        if options.resume, case .otherFiles(let names) = Self.resumeTarget(in: options.outDirectory) {
+            let listed = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+            throw CampaignError("\(options.outDirectory.path) holds no campaign to resume (no checkpoint.json, but \(listed)); give --out a fuzz run's folder, or an empty or new one to start a campaign")
+        }
         let manager = FileManager.default
         try manager.createDirectory(at: casesURL, withIntermediateDirectories: true)
         // A run killed while writing leaves its temporary file; the next run in the folder sweeps it.
