@@ -32,6 +32,9 @@ public struct ExactLPResult: Sendable {
     /// Columns of the floating-point basis replaced by activity columns because they were
     /// dependent in exact arithmetic.
     public var repairedBasisColumns: Int = 0
+    /// Exact pivots of the dual simplex that finished from the floating-point basis
+    /// (included in `pivots`).
+    public var dualFinishPivots: Int = 0
 
     /// Every pivot and bound flip, floating-point and exact: the figure comparable with
     /// other solvers' iteration counts.
@@ -150,7 +153,17 @@ public enum ExactLPSolver {
         // still needed; it proves its answer itself.
         var exact = RevisedSimplex<Rational>(
             lp: lp, options: remaining(options, since: started), startBasis: candidate.basis, atUpper: candidate.atUpper)
-        var result = exact.run()
+        // A float optimum is usually dual feasible in exact arithmetic with a few basic
+        // values just outside their bounds: the exact dual simplex removes those and keeps
+        // the costs optimal, where a primal phase 1 would throw optimality away.
+        var result: ExactLPResult
+        let finish = exact.runDualFinish()
+        if case .optimal(let proven) = finish, LPCertificateVerifier.failure(of: proven.certificate!, for: lp) == nil {
+            result = proven
+        } else {
+            result = exact.run()
+        }
+        result.dualFinishPivots = exact.dualFinishPivots
         result.floatPivots = float.pivots + float.flips
         result.floatDuration = floatDuration
         result.repairedBasisColumns = exact.repairedSlots

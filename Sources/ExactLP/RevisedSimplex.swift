@@ -41,8 +41,9 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
     /// row costs what its nonzeros cost rather than two fresh arrays of size n.
     var rowSum: [Scalar]
     var rowTouched: [Bool]
-    /// Minimisation costs of all n + m variables (activities cost 0).
-    let cost: [Scalar]
+    /// Minimisation costs of all n + m variables (activities cost 0); the exact dual finish
+    /// shifts some for a while (``runDualFinish()``).
+    var cost: [Scalar]
     var lower: [Scalar?]
     var upper: [Scalar?]
     /// The variable in each basis slot.
@@ -55,6 +56,8 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
     var flips = 0
     var phaseOnePivots = 0
     var blandPivots = 0
+    /// Pivots of ``runDualFinish()`` (also counted in `pivots`).
+    var dualFinishPivots = 0
     var degenerateRun = 0
     /// Basis columns exchanged for activity columns because they were (numerically) dependent.
     var repairedSlots = 0
