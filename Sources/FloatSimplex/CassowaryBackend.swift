@@ -11,14 +11,19 @@ import LayoutModel
 /// a fresh solve of the required rows in question). Optional rows are added at their levels.
 /// The objective vector is evaluated at the returned point; ambiguity is
 /// ``CassowarySolver/ambiguityEstimate()``'s, with the variables it leaves undecided
-/// (degenerate vertices) settled by probes (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``).
+/// (degenerate vertices) settled by one pull on their weighted sum
+/// (``CassowarySolver/noneMovesOnOptimalSet(_:probeLevel:)``) and, when that moves, each one's
+/// own probe (``CassowarySolver/movesOnOptimalSet(_:probeLevel:)``). A tableau the additions
+/// left denser than twice its constraints is rebuilt before the estimate
+/// (``CassowarySolver/refactorIfDenserThanConstraints(allowance:)``).
 public struct CassowaryBackend: LayoutBackend {
     /// Conflicts larger than this are reported as the tableau explains them, unfiltered:
     /// deletion filtering costs one solve per member.
     public var conflictFilterLimit: Int
 
-    /// At most this many undecided variables are probed per solve (two additions each, rolled
-    /// back), within ``ambiguityProbeWorkFloor``; the rest keep the one-column estimate.
+    /// At most this many undecided variables are probed per solve: one pull on their weighted
+    /// sum, and only when it moves, each one's own probe (two additions each, rolled back),
+    /// within ``ambiguityProbeWorkFloor``; the rest keep the one-column estimate.
     public var ambiguityProbeLimit: Int
 
     /// The probes of a solve may read at least this many row terms, and at most as many as
