@@ -163,6 +163,16 @@ public struct NumericLiteral: Sendable, Hashable, Comparable, CustomStringConver
         return sign + head + (tail.isEmpty ? "" : "." + tail) + "e\(order - 1)"
     }
 
+    /// Equal when every stored field is (the normal form makes that equality of values),
+    /// compared numbers first: two different literals almost always differ in ``doubleValue``,
+    /// and lowering compares each constraint's priority with the one before it and with the
+    /// levels seen (the synthesized comparison read the digit strings first, at a call each).
+    @inlinable
+    public static func == (a: NumericLiteral, b: NumericLiteral) -> Bool {
+        a.doubleValue == b.doubleValue && a.exponent == b.exponent && a.isNegative == b.isNegative
+            && a.significand == b.significand
+    }
+
     public static func < (a: NumericLiteral, b: NumericLiteral) -> Bool {
         if a.isNegative != b.isNegative { return a.isNegative }
         // Same sign: compare magnitudes, flipped for negatives.

@@ -41,6 +41,9 @@ extension CassowarySolver {
         // Flat columns blocked at step zero in every direction: what they reach is undecided.
         var blockedSources: [Int] = []
         var reached: [Int] = []
+        // The scratch tableau's rows and values stay as they are: the rounding checks of all
+        // flat columns share one memo of cone magnitudes.
+        var coneMagnitudes = SymbolMemo()
         for symbol in 0..<scratch.symbolCount where !scratch.symbols[symbol].isBasic {
             let kind = scratch.symbols[symbol].kind
             switch kind {
@@ -63,7 +66,7 @@ extension CassowarySolver {
             flatColumns += 1
             if let deadline, flatColumns % 64 == 0, ContinuousClock.now > deadline { return nil }
             reached.removeAll(keepingCapacity: true)
-            if scratch.isMovable(alongFlat: symbol, reached: &reached) {
+            if scratch.isMovable(alongFlat: symbol, reached: &reached, coneMagnitudes: &coneMagnitudes) {
                 if kind == .external { marked.insert(symbol) }
                 marked.formUnion(reached)
             } else {

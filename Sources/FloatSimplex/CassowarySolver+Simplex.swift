@@ -37,12 +37,28 @@ extension CassowarySolver {
                 tableau.removeCandidate(entering)
                 continue
             }
-            tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
-            try spend()
-            iterations += 1
-            if iterations > iterationLimit { throw .breakdown("primal simplex did not converge") }
-            refactorIfFilled()
+            try takePivot(entering: entering, leaving: leaving, reduced: reduced, counting: &iterations, of: "primal")
         }
+    }
+
+    /// One pivot of either simplex: taken, charged to the budget, counted against
+    /// ``iterationLimit``, then the rows refactored if they have filled in.
+    @inline(__always)
+    private mutating func takePivot(
+        entering: Int, leaving: Int, reduced: consuming Row, counting iterations: inout Int, of method: StaticString
+    ) throws(Failure) {
+        tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
+        try spend()
+        try count(&iterations, of: method)
+        refactorIfFilled()
+    }
+
+    /// Counts an iteration of `method`'s simplex; throws once there have been more than
+    /// ``iterationLimit`` (cycling or numerical breakdown).
+    @inline(__always)
+    private func count(_ iterations: inout Int, of method: StaticString) throws(Failure) {
+        iterations += 1
+        if iterations > iterationLimit { throw .breakdown("\(method) simplex did not converge") }
     }
 
     /// The candidate whose improving direction is lexicographically steepest: the strongest
@@ -51,25 +67,25 @@ extension CassowarySolver {
     /// first would cost two more pivots to undo at the weaker level); with `bland`, the
     /// lowest-numbered candidate.
     private func chooseEntering(bland: Bool) -> Int? {
-        var best = -1
-        var bestDirection = 0.0
-        for symbol in tableau.candidates {
-            if bland {
-                if best < 0 || symbol < best { best = symbol }
-                continue
+        if bland { return tableau.candidates.members.min() }
+        // Read in place: a cost copied out of its array retains its tail's storage, per
+        // candidate, per pivot (`long-row` compares hundreds of candidates per pivot).
+        return tableau.reducedCosts.withUnsafeBufferPointer { costs in
+            var best = -1
+            var bestDirection = 0.0
+            for symbol in tableau.candidates.members {
+                let direction = Double(tableau.improvingDirection(symbol))
+                if direction == 0 { continue }
+                if best >= 0 {
+                    let order = LexVector.compareWithEqualityShortcut(
+                        costs[symbol], scaledBy: direction, costs[best], scaledBy: bestDirection)
+                    if order > 0 || (order == 0 && symbol > best) { continue }
+                }
+                best = symbol
+                bestDirection = direction
             }
-            let direction = Double(tableau.improvingDirection(symbol))
-            if direction == 0 { continue }
-            if best >= 0 {
-                let order = LexVector.compare(
-                    tableau.reducedCosts[symbol], scaledBy: direction,
-                    tableau.reducedCosts[best], scaledBy: bestDirection)
-                if order > 0 || (order == 0 && symbol > best) { continue }
-            }
-            best = symbol
-            bestDirection = direction
+            return best < 0 ? nil : best
         }
-        return best < 0 ? nil : best
     }
 
     /// The primal ratio test: the basic symbol that blocks `entering` first as it moves in
@@ -174,15 +190,10 @@ extension CassowarySolver {
                 }
                 tableau.recycle(reduced)
                 settle(leaving)
-                iterations += 1
-                if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
+                try count(&iterations, of: "dual")
                 continue
             }
-            tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
-            try spend()
-            iterations += 1
-            if iterations > iterationLimit { throw .breakdown("dual simplex did not converge") }
-            refactorIfFilled()
+            try takePivot(entering: entering, leaving: leaving, reduced: reduced, counting: &iterations, of: "dual")
         }
     }
 

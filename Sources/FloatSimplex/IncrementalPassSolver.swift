@@ -26,7 +26,11 @@ import LayoutModel
 public struct IncrementalPassSolver: Sendable {
     /// One constraint of the current system, at the same position.
     struct Entry: Sendable {
+        /// The row the solver holds for it (or would hold: a broken one), constant shifts
+        /// applied; its strength is the priority's level label.
         var row: LinearConstraint
+        /// The priority as written: a pass compares it with the new system's to find
+        /// priority changes, and counts the held constraints per priority by it.
         var priority: Priority
         /// Nil for a required constraint that is broken (or not yet walked).
         var handle: ConstraintHandle?

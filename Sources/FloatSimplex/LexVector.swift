@@ -116,6 +116,8 @@ struct LexVector: Sendable, Hashable {
     /// number, however small — the 5e-10 per unit by which a strong error grows when a
     /// weaker one shrinks through a multiplier of 1e9 is a cost, not noise.
     var sign: Int {
+        // No entry is zero, so the first decides; the loop stays for a vector built otherwise.
+        if storedCount > 0 && firstValue != 0 { return firstValue > 0 ? 1 : -1 }
         for index in 0..<count {
             let entry = self[index]
             if entry.value > 0 { return 1 }
@@ -253,6 +255,23 @@ struct LexVector: Sendable, Hashable {
         // Unused inline places hold zeros, as in a vector built afresh.
         if count < 2 { second = Entry(level: 0, value: 0) }
         if count < 1 { first = Entry(level: 0, value: 0) }
+    }
+
+    /// ``compare(_:scaledBy:_:scaledBy:)``, answering a tie at once for two equal vectors at
+    /// one scale (each level's difference is exactly 0 then).
+    ///
+    /// For the primal simplex's choice of an entering symbol, which compares every candidate
+    /// with the best so far, per pivot: on a row of identical views (`long-row`) the
+    /// candidates' costs are all the same, and the full walk of each tie was a fifth of the
+    /// solve. The dual ratio test compares costs at different scales and calls the walk.
+    @inline(__always)
+    static func compareWithEqualityShortcut(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double) -> Int {
+        if ka == kb && a.storedCount <= 2 && a.storedCount == b.storedCount && a.firstLevel == b.firstLevel
+            && a.secondLevel == b.secondLevel && a.firstValue == b.firstValue && a.secondValue == b.secondValue
+            && (a.firstValue * ka).isFinite && (a.secondValue * ka).isFinite {
+            return 0
+        }
+        return compare(a, scaledBy: ka, b, scaledBy: kb)
     }
 
     /// The lexicographic sign of `a·ka − b·kb`, a level's difference counting as zero when it

@@ -20,11 +20,16 @@ enum JournalEntry: Sendable {
 
 /// Everything an addition can change that is not journaled entry by entry.
 struct Checkpoint: Sendable {
+    /// Symbols numbered from here on were made by the attempt and are dropped.
     var symbolCount: Int
+    /// The term pool is cut back to this length: rows written since live past it.
     var poolCount: Int
+    /// Dead terms in the pool before it: the compaction trigger's count.
     var garbage: Int
+    /// The rank range (``Tableau/lowRank``, ``Tableau/highRank``), widened by new rows.
     var lowRank: Int
     var highRank: Int
+    /// The largest constant and coefficient seen, which a new row may have raised.
     var tolerance: Tolerance
 }
 

@@ -130,7 +130,10 @@ extension Tableau {
     /// columns at a degenerate vertex, which a degenerate row near the column's start
     /// usually settles. A complete column costs its whole forward cone — every view below a
     /// cell in a stack — so computing each flat column whole made the estimate quadratic.
-    mutating func isMovable(alongFlat symbol: Int, reached: inout [Int]) -> Bool {
+    ///
+    /// `coneMagnitudes` carries what the rounding checks computed (``coneMagnitude(_:memo:)``)
+    /// from one call to the next, on a tableau whose rows and values have not changed.
+    mutating func isMovable(alongFlat symbol: Int, reached: inout [Int], coneMagnitudes: inout SymbolMemo) -> Bool {
         let pivotTolerance = tolerance.pivot
         var upBlocked = false
         var downBlocked = symbols[symbol].kind != .external
@@ -142,8 +145,12 @@ extension Tableau {
             case .slack, .error:
                 // A value within its row's rounding of 0 is at its bound: no room.
                 let value = symbols[basic].value
-                if sum < -pivotTolerance && !upBlocked && !(value > 0 && isBeyondRounding(value, of: basic)) { upBlocked = true }
-                if sum > pivotTolerance && !downBlocked && !(value > 0 && isBeyondRounding(value, of: basic)) { downBlocked = true }
+                if sum < -pivotTolerance && !upBlocked && !(value > 0 && isBeyondRounding(value, of: basic, coneMagnitudes: &coneMagnitudes)) {
+                    upBlocked = true
+                }
+                if sum > pivotTolerance && !downBlocked && !(value > 0 && isBeyondRounding(value, of: basic, coneMagnitudes: &coneMagnitudes)) {
+                    downBlocked = true
+                }
             case .external:
                 if abs(sum) > pivotTolerance { reached.append(basic) }
             case .retired:

@@ -123,9 +123,11 @@ extension ConstraintSystem {
         var distinct: [Priority] = []
         var hashed = Set<Priority>()
         var previous: Priority?
-        for constraint in constraints {
+        // By index: `for constraint in constraints` copies each whole constraint out (a
+        // retain and a release of each of its literals) to read one field.
+        for index in constraints.indices {
             // Runs of one priority are common (a row's pins, a family's hugging): look up once per run.
-            let priority = constraint.priority
+            let priority = constraints[index].priority
             if priority == previous { continue }
             previous = priority
             if priority.value.isThousand { continue }
@@ -186,7 +188,7 @@ extension ConstraintSystem {
     /// scale, then terms of one variable summed in the order they were written (a rounding
     /// scalar such as `Double` therefore rounds the same way whatever the caller).
     func lowerTerms<Scalar: LinearScalar>(
-        _ constraint: Constraint, index: Int, ancestry: ItemAncestry?, into terms: inout [LinearTerm<Scalar>]
+        _ constraint: borrowing Constraint, index: Int, ancestry: ItemAncestry?, into terms: inout [LinearTerm<Scalar>]
     ) -> Scalar {
         terms.removeAll(keepingCapacity: true)
         let mirrored = isMirrored(constraint)

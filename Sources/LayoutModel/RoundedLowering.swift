@@ -62,7 +62,7 @@ extension ConstraintSystem {
     /// One row of ``loweredRoundingOnce(exactRow:)``: in checked `Double`, else in small
     /// fractions; nil when neither keeps every number rounded once.
     private func roundedOnceRow(
-        _ constraint: Constraint, _ index: Int, level: Int, ancestry: ItemAncestry?,
+        _ constraint: borrowing Constraint, _ index: Int, level: Int, ancestry: ItemAncestry?,
         checked: inout [LinearTerm<CheckedDouble>], fractions: inout [LinearTerm<SmallFraction>]
     ) -> LinearRow<Double>? {
         let relation = constraint.relation

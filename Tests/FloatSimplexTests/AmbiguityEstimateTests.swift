@@ -72,7 +72,8 @@ import Testing
                 flatColumns += 1
                 let whole = Self.wholeColumn(&tableau, symbol)
                 var reached: [Int] = []
-                let movable = tableau.isMovable(alongFlat: symbol, reached: &reached)
+                var coneMagnitudes = SymbolMemo()
+                let movable = tableau.isMovable(alongFlat: symbol, reached: &reached, coneMagnitudes: &coneMagnitudes)
                 #expect(movable == whole.movable, "\(name): symbol \(symbol)")
                 if movable {
                     #expect(Set(reached).union(kind == .external ? [symbol] : []) == whole.reached, "\(name): symbol \(symbol)")
