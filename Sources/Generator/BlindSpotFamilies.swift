@@ -45,8 +45,7 @@ enum BlindSpotFamilies {
     /// gaps, tops and heights are pinned. Only required equalities, all determined.
     static func decimalEqualities(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 5)
-        var block = 0
-        while b.viewCount < size {
+        b.fill(to: size, &rng) { b, block, rng in
             let count = min(size - b.viewCount, rng.int(in: 2...5))
             var views: [ItemIndex] = []
             for k in 0..<count {
@@ -74,7 +73,6 @@ enum BlindSpotFamilies {
                 b.add(v, .height, .equal, v, .width, times: .decimal(rng.element(of: decimalMultipliers)))
                 views.append(v)
             }
-            block += 1
         }
         return b.system
     }
@@ -153,9 +151,8 @@ enum BlindSpotFamilies {
     /// the first one's conflict is the anchor, its route, and nothing else.
     static func multiRouteConflicts(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 5)
-        var group = 0
         var row = 0
-        while b.viewCount < size {
+        b.fill(to: size, &rng) { b, group, rng in
             let anchor = b.addView("a\(group)")
             b.add(anchor, .leading, .equal, b.root, .leadingMargin)
             pinRow(anchor, row: row, &b)
@@ -182,7 +179,6 @@ enum BlindSpotFamilies {
                 let d = rng.int(in: 1...30) * (rng.chance(0.5) ? 1 : -1)
                 b.add(end, .width, .equal, NumericLiteral.integer(factor * w + d))
             }
-            group += 1
         }
         return b.system
     }

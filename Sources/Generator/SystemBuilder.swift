@@ -27,6 +27,20 @@ struct SystemBuilder {
 
     var viewCount: Int { system.viewCount }
 
+    /// Runs `round` with 0, 1, 2, … until the system has `size` views: the loop of the
+    /// families that add their views a row, a group or a card at a time. A round adds at
+    /// least one view; it may add more than are left, so a system can end a little larger.
+    mutating func fill(
+        to size: Int, _ rng: inout SeededGenerator,
+        _ round: (_ builder: inout SystemBuilder, _ index: Int, _ rng: inout SeededGenerator) -> Void
+    ) {
+        var index = 0
+        while viewCount < size {
+            round(&self, index, &rng)
+            index += 1
+        }
+    }
+
     @discardableResult
     mutating func addView(
         _ name: String, in parent: ItemIndex = 0,
