@@ -446,7 +446,7 @@ public struct FamilyTally: Sendable, Hashable, Codable {
 }
 
 /// One shard's run: what it covered and what it counted.
-public struct ShardSummary: Sendable, Hashable, Codable {
+public struct ShardSummary: Sendable, Hashable, Codable, ContentDigested {
     /// K in `--shard K/N` (0-based).
     public var index: Int
     /// Cases this shard completed.
@@ -480,20 +480,12 @@ public struct ShardSummary: Sendable, Hashable, Codable {
         self.families = families
     }
 
-    /// The digest of everything but `seconds` (which differs between equal runs) and
-    /// `digest` itself.
-    public var contentDigest: String {
+    /// Everything but `seconds` (which differs between equal runs) and `digest` itself.
+    public var digestedContent: ShardSummary {
         var content = self
         content.seconds = 0
         content.digest = nil
-        return SHA256.canonicalDigest(of: content)
-    }
-
-    /// The summary with its digest recorded.
-    public func withDigest() -> ShardSummary {
-        var summary = self
-        summary.digest = contentDigest
-        return summary
+        return content
     }
 }
 
@@ -502,7 +494,7 @@ public struct ShardSummary: Sendable, Hashable, Codable {
 /// Everything but `seconds` (here and in the shard summaries) depends only on the campaign
 /// (seed, families, sizes, backends, case count) and the shards covered: not on `--jobs`,
 /// on isolation, on resuming, or on how the campaign was split.
-public struct FuzzReport: Sendable, Hashable, Codable {
+public struct FuzzReport: Sendable, Hashable, Codable, ContentDigested {
     public var schema: String
     public var version: Int
     public var seed: UInt64
@@ -588,17 +580,4 @@ public struct FuzzReport: Sendable, Hashable, Codable {
         return copy
     }
 
-    /// The digest of everything but `digest` itself.
-    public var contentDigest: String {
-        var content = self
-        content.digest = nil
-        return SHA256.canonicalDigest(of: content)
-    }
-
-    /// The report with its digest recorded.
-    public func withDigest() -> FuzzReport {
-        var report = self
-        report.digest = contentDigest
-        return report
-    }
 }
