@@ -44,8 +44,7 @@ enum BlindSpotFamilies {
     /// elimination cannot solve in order. Leading edges follow each other with decimal
     /// gaps, tops and heights are pinned. Only required equalities, all determined.
     static func decimalEqualities(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 5)
-        b.fill(to: size, &rng) { b, block, rng in
+        return SystemBuilder.filled(to: size, constraintsPerView: 5, &rng) { b, block, rng in
             let count = min(size - b.viewCount, rng.int(in: 2...5))
             var views: [ItemIndex] = []
             for k in 0..<count {
@@ -74,7 +73,6 @@ enum BlindSpotFamilies {
                 views.append(v)
             }
         }
-        return b.system
     }
 
     /// Views whose leading edge (or width) is held by a required upper bound. An optional
@@ -150,9 +148,8 @@ enum BlindSpotFamilies {
     /// route, `last.width == W + d` (d ≠ 0), so that every closing constraint is broken and
     /// the first one's conflict is the anchor, its route, and nothing else.
     static func multiRouteConflicts(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 5)
         var row = 0
-        b.fill(to: size, &rng) { b, group, rng in
+        return SystemBuilder.filled(to: size, constraintsPerView: 5, &rng) { b, group, rng in
             let anchor = b.addView("a\(group)")
             b.add(anchor, .leading, .equal, b.root, .leadingMargin)
             pinRow(anchor, row: row, &b)
@@ -180,7 +177,6 @@ enum BlindSpotFamilies {
                 b.add(end, .width, .equal, NumericLiteral.integer(factor * w + d))
             }
         }
-        return b.system
     }
 
     /// Cone ratios: `x <= k·y`, `y <= k·x` with k > 1.

@@ -107,8 +107,7 @@ enum PathologicalFamilies {
     /// Groups of 3-8 views whose widths, leading edges and tops each form a cycle of
     /// required equalities, with one anchor per group on each.
     static func equalityCycles(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        b.fill(to: size, &rng) { b, group, rng in
+        return SystemBuilder.filled(to: size, &rng) { b, group, rng in
             let views = cycleGroup(group, size: size, firstWidth: 16...64, &b, &rng)
             let k = views.count
             b.add(views[0], .top, .equal, b.root, .top, plus: NumericLiteral.integer(40 * group))
@@ -128,7 +127,6 @@ enum PathologicalFamilies {
                 b.add(v, .top, .equal, next, .top)
             }
         }
-        return b.system
     }
 
     /// The views of one group of the cycle families: 3-8 of them (fewer when fewer are
@@ -157,8 +155,7 @@ enum PathologicalFamilies {
     /// inequalities `a <= b + c` (sometimes written `b >= a - c`) with offsets summing to
     /// 0: adding a cycle up gives 0 <= 0, so each inequality holds with equality.
     static func inequalityCycles(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        b.fill(to: size, &rng) { b, group, rng in
+        return SystemBuilder.filled(to: size, &rng) { b, group, rng in
             let views = cycleGroup(group, size: size, firstWidth: 40...120, &b, &rng)
             let k = views.count
             for v in views {
@@ -179,7 +176,6 @@ enum PathologicalFamilies {
                 }
             }
         }
-        return b.system
     }
 
     /// Multiplier pairs (m, r) with m·r = 1 - ε or 1 + ε, |ε| < 1e-9, as people type
@@ -219,8 +215,7 @@ enum PathologicalFamilies {
     /// Chains of up to 100 views: `height == 2 * width`, the next view's width equals
     /// this one's height (sometimes plus 0.1), the first width fixed at 1-10.
     static func aspectChain(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        b.fill(to: size, &rng) { b, chain, rng in
+        return SystemBuilder.filled(to: size, &rng) { b, chain, rng in
             let length = min(size - b.viewCount, 100)
             var previous: ItemIndex?
             for k in 0..<length {
@@ -240,7 +235,6 @@ enum PathologicalFamilies {
                 b.add(last, .width, .lessThanOrEqual, b.root, .width, priority: .low)
             }
         }
-        return b.system
     }
 
     /// A chain whose widths, gaps and heights are drawn from huge, tiny and ordinary
@@ -407,8 +401,7 @@ enum PathologicalFamilies {
     /// constraints are required equalities and consistent; the first view always misses
     /// its width.
     static func ambiguous(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        b.fill(to: size, &rng) { b, i, rng in
+        return SystemBuilder.filled(to: size, &rng) { b, i, rng in
             let v = b.addView("v\(i)")
             let missing = i == 0 ? 0 : rng.int(in: 0...4)
             b.add(v, .leading, .equal, b.root, .leadingMargin)
@@ -433,7 +426,6 @@ enum PathologicalFamilies {
                 b.add(v, .centerX, .equal, b.root, .centerX)
             }
         }
-        return b.system
     }
 
     /// `v0.width == W`, `v0.width == 2 * v1.width`, `v1.width == W/2 + d` (broken), then a
@@ -554,9 +546,8 @@ enum PathologicalFamilies {
     /// that leave space over or fall short.
     static func equalHugging(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root, expectedViews: size)
         var above: ItemIndex?
-        b.fill(to: size, &rng) { b, row, rng in
+        return SystemBuilder.filled(to: size, root: root, &rng) { b, row, rng in
             let count = min(size - b.viewCount, rng.int(in: 2...3))
             let hugging = rng.chance(0.5) ? Priority.low : Priority.integer(251)
             let resistance = rng.chance(0.5) ? Priority.high : Priority.integer(751)
@@ -585,6 +576,5 @@ enum PathologicalFamilies {
             b.add(b.root, .trailingMargin, .equal, labels[labels.count - 1], .trailing)
             above = labels[0]
         }
-        return b.system
     }
 }
