@@ -8,36 +8,15 @@ internal import CGMP
 extension Rational {
     /// The sum.
     @inlinable
-    public static func + (lhs: Rational, rhs: Rational) -> Rational {
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let sum = smallSum(a, b, c, d, subtracting: false)
-        {
-            return sum
-        }
-        return big(.add, lhs, rhs)
-    }
+    public static func + (lhs: Rational, rhs: Rational) -> Rational { combined(lhs, .add, rhs) }
 
     /// The difference.
     @inlinable
-    public static func - (lhs: Rational, rhs: Rational) -> Rational {
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let difference = smallSum(a, b, c, d, subtracting: true)
-        {
-            return difference
-        }
-        return big(.subtract, lhs, rhs)
-    }
+    public static func - (lhs: Rational, rhs: Rational) -> Rational { combined(lhs, .subtract, rhs) }
 
     /// The product.
     @inlinable
-    public static func * (lhs: Rational, rhs: Rational) -> Rational {
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let product = smallProduct(a, b, c, d)
-        {
-            return product
-        }
-        return big(.multiply, lhs, rhs)
-    }
+    public static func * (lhs: Rational, rhs: Rational) -> Rational { combined(lhs, .multiply, rhs) }
 
     /// The quotient.
     ///
@@ -45,12 +24,7 @@ extension Rational {
     @inlinable
     public static func / (lhs: Rational, rhs: Rational) -> Rational {
         precondition(!rhs.isZero, "Rational division by zero")
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let quotient = smallQuotient(a, b, c, d)
-        {
-            return quotient
-        }
-        return big(.divide, lhs, rhs)
+        return combined(lhs, .divide, rhs)
     }
 
     /// The negation.
@@ -64,39 +38,15 @@ extension Rational {
 
     /// Adds `rhs` to `lhs`.
     @inlinable
-    public static func += (lhs: inout Rational, rhs: Rational) {
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let sum = smallSum(a, b, c, d, subtracting: false)
-        {
-            lhs = sum
-            return
-        }
-        lhs.formInPlace(.add, rhs)
-    }
+    public static func += (lhs: inout Rational, rhs: Rational) { lhs.combine(.add, rhs) }
 
     /// Subtracts `rhs` from `lhs`.
     @inlinable
-    public static func -= (lhs: inout Rational, rhs: Rational) {
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let difference = smallSum(a, b, c, d, subtracting: true)
-        {
-            lhs = difference
-            return
-        }
-        lhs.formInPlace(.subtract, rhs)
-    }
+    public static func -= (lhs: inout Rational, rhs: Rational) { lhs.combine(.subtract, rhs) }
 
     /// Multiplies `lhs` by `rhs`.
     @inlinable
-    public static func *= (lhs: inout Rational, rhs: Rational) {
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let product = smallProduct(a, b, c, d)
-        {
-            lhs = product
-            return
-        }
-        lhs.formInPlace(.multiply, rhs)
-    }
+    public static func *= (lhs: inout Rational, rhs: Rational) { lhs.combine(.multiply, rhs) }
 
     /// Divides `lhs` by `rhs`.
     ///
@@ -104,13 +54,7 @@ extension Rational {
     @inlinable
     public static func /= (lhs: inout Rational, rhs: Rational) {
         precondition(!rhs.isZero, "Rational division by zero")
-        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
-            let quotient = smallQuotient(a, b, c, d)
-        {
-            lhs = quotient
-            return
-        }
-        lhs.formInPlace(.divide, rhs)
+        lhs.combine(.divide, rhs)
     }
 
     /// Adds `a × b` to the value: the fused update of a simplex pivot
@@ -141,6 +85,45 @@ extension Rational {
 // MARK: - Inline paths
 
 extension Rational {
+    /// `lhs op rhs`: the inline path when both are inline and the result fits, else GMP.
+    /// Always inlined with a constant `operation`, so each operator compiles to its own
+    /// inline path alone, as when it was written out.
+    @inlinable @inline(__always)
+    static func combined(_ lhs: Rational, _ operation: BigOperation, _ rhs: Rational) -> Rational {
+        if case .small(let a, let b) = lhs.storage, case .small(let c, let d) = rhs.storage,
+            let result = smallResult(a, b, operation, c, d)
+        {
+            return result
+        }
+        return big(operation, lhs, rhs)
+    }
+
+    /// `self = self op other`: the inline path when both are inline and the result fits,
+    /// else GMP in place (``formInPlace(_:_:)``).
+    @inlinable @inline(__always)
+    mutating func combine(_ operation: BigOperation, _ other: Rational) {
+        if case .small(let a, let b) = storage, case .small(let c, let d) = other.storage,
+            let result = Rational.smallResult(a, b, operation, c, d)
+        {
+            self = result
+            return
+        }
+        formInPlace(operation, other)
+    }
+
+    /// (a/b) op (c/d) inline, or nil when an intermediate or the result does not fit (and for
+    /// `addProduct`, which has no inline path of its own here).
+    @inlinable @inline(__always)
+    static func smallResult(_ a: Int64, _ b: Int64, _ operation: BigOperation, _ c: Int64, _ d: Int64) -> Rational? {
+        switch operation {
+        case .add: return smallSum(a, b, c, d, subtracting: false)
+        case .subtract: return smallSum(a, b, c, d, subtracting: true)
+        case .multiply: return smallProduct(a, b, c, d)
+        case .divide: return smallQuotient(a, b, c, d)
+        case .addProduct: return nil
+        }
+    }
+
     /// a/b ± c/d, or nil if an intermediate overflows `Int64`.
     @inlinable
     static func smallSum(
@@ -181,25 +164,28 @@ extension Rational {
             let (p, overflow) = a.multipliedReportingOverflow(by: c)
             return overflow ? nil : Rational(canonicalNumerator: p, denominator: 1)
         }
-        // Cancel across before multiplying, on magnitudes so that Int64.min is harmless.
-        let am = a.magnitude, cm = c.magnitude, bm = UInt64(b), dm = UInt64(d)
-        let g1 = gcd(am, dm), g2 = gcd(cm, bm)
-        let (n, o1) = (am / g1).multipliedReportingOverflow(by: cm / g2)
-        let (m, o2) = (bm / g2).multipliedReportingOverflow(by: dm / g1)
-        if o1 || o2 { return nil }
-        return packed(negative: (a < 0) != (c < 0), n, m)
+        return cancelledProduct(negative: (a < 0) != (c < 0), a.magnitude, UInt64(b), c.magnitude, UInt64(d))
     }
 
     /// (a/b)/(c/d) for c ≠ 0, or nil if the result does not fit inline.
     @inlinable
     static func smallQuotient(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64) -> Rational? {
         if a == 0 { return Rational(canonicalNumerator: 0, denominator: 1) }
-        let am = a.magnitude, cm = c.magnitude, bm = UInt64(b), dm = UInt64(d)
-        let g1 = gcd(am, cm), g2 = gcd(dm, bm)
-        let (n, o1) = (am / g1).multipliedReportingOverflow(by: dm / g2)
-        let (m, o2) = (bm / g2).multipliedReportingOverflow(by: cm / g1)
+        // (a/b)/(c/d) = (a/b)·(d/c), the sign of c moved to the numerator.
+        return cancelledProduct(negative: (a < 0) != (c < 0), a.magnitude, UInt64(b), UInt64(d), c.magnitude)
+    }
+
+    /// ±(p/q)·(r/s) for magnitudes with p/q and r/s in lowest terms and q, s > 0, or nil if
+    /// the result does not fit inline. Cancels across before multiplying (gcd(p, s) and
+    /// gcd(r, q)), so the product is in lowest terms and overflows only when it must;
+    /// working on magnitudes keeps Int64.min harmless.
+    @inlinable @inline(__always)
+    static func cancelledProduct(negative: Bool, _ p: UInt64, _ q: UInt64, _ r: UInt64, _ s: UInt64) -> Rational? {
+        let g1 = gcd(p, s), g2 = gcd(r, q)
+        let (n, o1) = (p / g1).multipliedReportingOverflow(by: r / g2)
+        let (m, o2) = (q / g2).multipliedReportingOverflow(by: s / g1)
         if o1 || o2 { return nil }
-        return packed(negative: (a < 0) != (c < 0), n, m)
+        return packed(negative: negative, n, m)
     }
 }
 

@@ -44,9 +44,7 @@ enum BlindSpotFamilies {
     /// elimination cannot solve in order. Leading edges follow each other with decimal
     /// gaps, tops and heights are pinned. Only required equalities, all determined.
     static func decimalEqualities(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 5)
-        var block = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, constraintsPerView: 5, &rng) { b, block, rng in
             let count = min(size - b.viewCount, rng.int(in: 2...5))
             var views: [ItemIndex] = []
             for k in 0..<count {
@@ -74,9 +72,7 @@ enum BlindSpotFamilies {
                 b.add(v, .height, .equal, v, .width, times: .decimal(rng.element(of: decimalMultipliers)))
                 views.append(v)
             }
-            block += 1
         }
-        return b.system
     }
 
     /// Views whose leading edge (or width) is held by a required upper bound. An optional
@@ -152,10 +148,8 @@ enum BlindSpotFamilies {
     /// route, `last.width == W + d` (d ≠ 0), so that every closing constraint is broken and
     /// the first one's conflict is the anchor, its route, and nothing else.
     static func multiRouteConflicts(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size, constraintsPerView: 5)
-        var group = 0
         var row = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, constraintsPerView: 5, &rng) { b, group, rng in
             let anchor = b.addView("a\(group)")
             b.add(anchor, .leading, .equal, b.root, .leadingMargin)
             pinRow(anchor, row: row, &b)
@@ -182,9 +176,7 @@ enum BlindSpotFamilies {
                 let d = rng.int(in: 1...30) * (rng.chance(0.5) ? 1 : -1)
                 b.add(end, .width, .equal, NumericLiteral.integer(factor * w + d))
             }
-            group += 1
         }
-        return b.system
     }
 
     /// Cone ratios: `x <= k·y`, `y <= k·x` with k > 1.

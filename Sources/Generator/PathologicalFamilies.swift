@@ -107,13 +107,9 @@ enum PathologicalFamilies {
     /// Groups of 3-8 views whose widths, leading edges and tops each form a cycle of
     /// required equalities, with one anchor per group on each.
     static func equalityCycles(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        var group = 0
-        while b.viewCount < size {
-            let k = min(size - b.viewCount, rng.int(in: 3...8))
-            let views = (0..<k).map { b.addView("g\(group)_\($0)") }
-            b.add(views[0], .width, .equal, NumericLiteral.integer(rng.int(in: 16...64)))
-            b.add(views[0], .leading, .equal, b.root, .leadingMargin)
+        return SystemBuilder.filled(to: size, &rng) { b, group, rng in
+            let views = cycleGroup(group, size: size, firstWidth: 16...64, &b, &rng)
+            let k = views.count
             b.add(views[0], .top, .equal, b.root, .top, plus: NumericLiteral.integer(40 * group))
             for v in views { b.add(v, .height, .equal, NumericLiteral.integer(30)) }
             // Width multipliers are powers of two whose exponents sum to 0 around the cycle.
@@ -130,9 +126,20 @@ enum PathologicalFamilies {
                 b.add(v, .leading, .equal, next, .leading, plus: NumericLiteral.integer(offset))
                 b.add(v, .top, .equal, next, .top)
             }
-            group += 1
         }
-        return b.system
+    }
+
+    /// The views of one group of the cycle families: 3-8 of them (fewer when fewer are
+    /// left to reach `size`) named `g<group>_<i>`, the first one anchored with a width drawn
+    /// from `firstWidth` at the root's leading margin, so that each cycle has a fixed point.
+    static func cycleGroup(
+        _ group: Int, size: Int, firstWidth: ClosedRange<Int>, _ b: inout SystemBuilder, _ rng: inout SeededGenerator
+    ) -> [ItemIndex] {
+        let count = min(size - b.viewCount, rng.int(in: 3...8))
+        let views = (0..<count).map { b.addView("g\(group)_\($0)") }
+        b.add(views[0], .width, .equal, NumericLiteral.integer(rng.int(in: firstWidth)))
+        b.add(views[0], .leading, .equal, b.root, .leadingMargin)
+        return views
     }
 
     /// 2^e exactly as a decimal literal (0.25, 0.5, 1, 2, 4, ...).
@@ -148,13 +155,9 @@ enum PathologicalFamilies {
     /// inequalities `a <= b + c` (sometimes written `b >= a - c`) with offsets summing to
     /// 0: adding a cycle up gives 0 <= 0, so each inequality holds with equality.
     static func inequalityCycles(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        var group = 0
-        while b.viewCount < size {
-            let k = min(size - b.viewCount, rng.int(in: 3...8))
-            let views = (0..<k).map { b.addView("g\(group)_\($0)") }
-            b.add(views[0], .width, .equal, NumericLiteral.integer(rng.int(in: 40...120)))
-            b.add(views[0], .leading, .equal, b.root, .leadingMargin)
+        return SystemBuilder.filled(to: size, &rng) { b, group, rng in
+            let views = cycleGroup(group, size: size, firstWidth: 40...120, &b, &rng)
+            let k = views.count
             for v in views {
                 b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(40 * group))
                 b.add(v, .height, .equal, NumericLiteral.integer(30))
@@ -172,9 +175,7 @@ enum PathologicalFamilies {
                     }
                 }
             }
-            group += 1
         }
-        return b.system
     }
 
     /// Multiplier pairs (m, r) with m·r = 1 - ε or 1 + ε, |ε| < 1e-9, as people type
@@ -214,9 +215,7 @@ enum PathologicalFamilies {
     /// Chains of up to 100 views: `height == 2 * width`, the next view's width equals
     /// this one's height (sometimes plus 0.1), the first width fixed at 1-10.
     static func aspectChain(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        var chain = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, &rng) { b, chain, rng in
             let length = min(size - b.viewCount, 100)
             var previous: ItemIndex?
             for k in 0..<length {
@@ -235,9 +234,7 @@ enum PathologicalFamilies {
             if let last = previous {
                 b.add(last, .width, .lessThanOrEqual, b.root, .width, priority: .low)
             }
-            chain += 1
         }
-        return b.system
     }
 
     /// A chain whose widths, gaps and heights are drawn from huge, tiny and ordinary
@@ -404,9 +401,7 @@ enum PathologicalFamilies {
     /// constraints are required equalities and consistent; the first view always misses
     /// its width.
     static func ambiguous(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), expectedViews: size)
-        var i = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, &rng) { b, i, rng in
             let v = b.addView("v\(i)")
             let missing = i == 0 ? 0 : rng.int(in: 0...4)
             b.add(v, .leading, .equal, b.root, .leadingMargin)
@@ -430,9 +425,7 @@ enum PathologicalFamilies {
                 // Centred but with no width.
                 b.add(v, .centerX, .equal, b.root, .centerX)
             }
-            i += 1
         }
-        return b.system
     }
 
     /// `v0.width == W`, `v0.width == 2 * v1.width`, `v1.width == W/2 + d` (broken), then a
@@ -553,10 +546,8 @@ enum PathologicalFamilies {
     /// that leave space over or fall short.
     static func equalHugging(_ size: Int, _ rng: inout SeededGenerator) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root, expectedViews: size)
-        var row = 0
         var above: ItemIndex?
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, root: root, &rng) { b, row, rng in
             let count = min(size - b.viewCount, rng.int(in: 2...3))
             let hugging = rng.chance(0.5) ? Priority.low : Priority.integer(251)
             let resistance = rng.chance(0.5) ? Priority.high : Priority.integer(751)
@@ -584,8 +575,6 @@ enum PathologicalFamilies {
             }
             b.add(b.root, .trailingMargin, .equal, labels[labels.count - 1], .trailing)
             above = labels[0]
-            row += 1
         }
-        return b.system
     }
 }

@@ -65,10 +65,8 @@ enum RealisticFamilies {
     /// Rows of tiles: first pinned to the leading margin, last to the trailing margin,
     /// spacing 8, equal widths and heights, rows 8 apart.
     static func equalWidths(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previousRow: ItemIndex?
-        var row = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, direction: direction, &rng) { b, row, rng in
             let count = min(size - b.viewCount, rng.int(in: 2...4))
             let height = NumericLiteral.integer(rng.element(of: [32, 44, 44, 50, 64, 88]))
             var tiles: [ItemIndex] = []
@@ -87,32 +85,27 @@ enum RealisticFamilies {
             }
             b.add(b.root, .trailingMargin, .equal, tiles[tiles.count - 1], .trailing)
             previousRow = first
-            row += 1
         }
-        return b.system
     }
 
     /// Cards centred horizontally at a fraction of the root's width, stacked 16 apart; a
     /// label with an intrinsic size centred in each, kept within the card's margins, the
     /// card 12 taller than the label.
     static func centered(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previous: ItemIndex?
-        var index = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, direction: direction, &rng) { b, index, rng in
             let card = b.addView("card\(index)")
             let fraction = rng.element(of: ["0.5", "0.75", "0.8", "0.9", "1"])
             b.add(card, .centerX, .equal, b.root, .centerX)
             b.add(card, .width, .equal, b.root, .width, times: .decimal(fraction), plus: NumericLiteral.integer(fraction == "1" ? -32 : 0))
             b.follow(card, .top, after: previous, .bottom, plus: NumericLiteral.integer(16), orRoot: .topMargin)
             previous = card
-            index += 1
             guard b.viewCount < size else {
                 b.add(card, .height, .equal, NumericLiteral.integer(44))
-                break
+                return
             }
             let label = b.addView(
-                "title\(index - 1)", in: card,
+                "title\(index)", in: card,
                 intrinsicWidth: NumericLiteral.integer(rng.int(in: 40...400)),
                 intrinsicHeight: NumericLiteral.integer(rng.element(of: [17, 21, 21, 24, 42])))
             b.add(label, .centerX, .equal, card, .centerX)
@@ -121,7 +114,6 @@ enum RealisticFamilies {
             b.add(card, .trailingMargin, .greaterThanOrEqual, label, .trailing)
             b.add(card, .height, .equal, label, .height, plus: NumericLiteral.integer(12))
         }
-        return b.system
     }
 
     /// A form: one VFL line per row, `H:|-[labelK(==label0)]-[fieldK(>=120)]-| align centerY`,
@@ -166,10 +158,8 @@ enum RealisticFamilies {
     /// (one to four lines tall) pinned to the cell's margins. No constraint names a cell's
     /// height: it follows the labels.
     static func tableCells(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previous: ItemIndex?
-        var index = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, direction: direction, &rng) { b, index, rng in
             let cell = b.addView("cell\(index)")
             b.add(cell, .leading, .equal, b.root, .leading)
             b.add(b.root, .trailing, .equal, cell, .trailing)
@@ -197,9 +187,7 @@ enum RealisticFamilies {
                 b.add(cell, .height, .equal, NumericLiteral.integer(44))
             }
             previous = cell
-            index += 1
         }
-        return b.system
     }
 
     /// Towers of nested views, each inset 2-4 points from its parent (or pinned to its
@@ -318,12 +306,10 @@ enum RealisticFamilies {
 
     /// Full-width images with an aspect ratio, each followed by a caption label.
     static func aspectImages(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         // height = ratio × width: 16:9, 4:3, 1:1, 2:3 (portrait photo), 3:2.
         let ratios = ["0.5625", "0.75", "1", "1.5", "0.6666666667"].map(NumericLiteral.decimal)
         var previous: ItemIndex?
-        var index = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, direction: direction, &rng) { b, index, rng in
             let image = b.addView("image\(index)")
             b.add(image, .leading, .equal, b.root, .leadingMargin)
             b.add(b.root, .trailingMargin, .equal, image, .trailing)
@@ -339,9 +325,7 @@ enum RealisticFamilies {
                 b.add(caption, .top, .equal, image, .bottom, plus: NumericLiteral.integer(4))
                 previous = caption
             }
-            index += 1
         }
-        return b.system
     }
 
     /// Rows of two baseline-aligned labels filling the width between the margins. Their
@@ -349,10 +333,8 @@ enum RealisticFamilies {
     /// row has room to spare or too little, one label clearly gives way.
     static func huggingContest(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
         let root = RootSize.random(&rng)
-        var b = SystemBuilder(root: root, direction: direction, expectedViews: size)
         var previous: ItemIndex?
-        var row = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, root: root, direction: direction, &rng) { b, row, rng in
             let strongFirst = rng.chance(0.5)
             let (hugA, hugB) = strongFirst ? (Priority.integer(251), Priority.low) : (Priority.low, Priority.integer(251))
             let (resA, resB) = rng.chance(0.5) ? (Priority.integer(751), Priority.high) : (Priority.high, Priority.integer(751))
@@ -383,18 +365,14 @@ enum RealisticFamilies {
             } else {
                 b.add(b.root, .trailingMargin, .greaterThanOrEqual, a, .trailing)
             }
-            row += 1
         }
-        return b.system
     }
 
     /// Rows of 1-4 buttons spread evenly: spacer views at both ends and between the
     /// buttons, all spacers of one width, everything centred on the first button.
     static func equalSpacing(_ size: Int, _ rng: inout SeededGenerator, _ direction: LayoutDirection) -> ConstraintSystem {
-        var b = SystemBuilder(root: .random(&rng), direction: direction, expectedViews: size)
         var previousRow: ItemIndex?
-        var row = 0
-        while b.viewCount < size {
+        return SystemBuilder.filled(to: size, direction: direction, &rng) { b, row, rng in
             // 2k + 1 views: k buttons and k + 1 spacers.
             let buttons = max(1, min(rng.int(in: 1...4), (size - b.viewCount - 1) / 2))
             let height = NumericLiteral.integer(rng.element(of: [30, 44]))
@@ -432,8 +410,6 @@ enum RealisticFamilies {
             }
             b.add(b.root, .trailing, .equal, edge.0, edge.1)
             previousRow = firstButton
-            row += 1
         }
-        return b.system
     }
 }

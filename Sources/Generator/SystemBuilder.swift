@@ -27,6 +27,27 @@ struct SystemBuilder {
 
     var viewCount: Int { system.viewCount }
 
+    /// A system built in rounds, the way the families that add their views a row, a group
+    /// or a card at a time build theirs: `round` runs with 0, 1, 2, … until the system has
+    /// `size` views (a round adds at least one; the last may add more than are left).
+    ///
+    /// The root is drawn from `rng` (unless given) before the first round, so the draws come
+    /// in the order of a builder made first and filled after.
+    static func filled(
+        to size: Int, root: RootSize? = nil, direction: LayoutDirection = .leftToRight, constraintsPerView: Int = 7,
+        _ rng: inout SeededGenerator,
+        _ round: (_ builder: inout SystemBuilder, _ index: Int, _ rng: inout SeededGenerator) -> Void
+    ) -> ConstraintSystem {
+        var builder = SystemBuilder(
+            root: root ?? .random(&rng), direction: direction, expectedViews: size, constraintsPerView: constraintsPerView)
+        var index = 0
+        while builder.viewCount < size {
+            round(&builder, index, &rng)
+            index += 1
+        }
+        return builder.system
+    }
+
     @discardableResult
     mutating func addView(
         _ name: String, in parent: ItemIndex = 0,

@@ -22,9 +22,7 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .missing(let path):
             return "\(path): no history here (record a run first, or name the file with --history)"
-        case .notADatabase(let path, let reason):
-            return "\(path): not a LayoutBench history: \(reason); the file was left as it is"
-        case .foreignDatabase(let path, let reason):
+        case .notADatabase(let path, let reason), .foreignDatabase(let path, let reason):
             return "\(path): not a LayoutBench history: \(reason); the file was left as it is"
         case .newerSchema(let path, let found, let supported):
             return "\(path): history schema version \(found) is newer than this layoutbench reads (version \(supported)); use a newer layoutbench"
@@ -32,9 +30,7 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): the history is damaged: \(reason)"
         case .locked(let path, let reason):
             return "\(path): \(reason) (another process kept the history locked; try again when it has finished)"
-        case .database(let path, let reason):
-            return "\(path): \(reason)"
-        case .unreadableReport(let path, let reason):
+        case .database(let path, let reason), .unreadableReport(let path, let reason):
             return "\(path): \(reason)"
         }
     }

@@ -73,6 +73,7 @@ struct Reproducer {
         lines.append("BOUND = \(expectation.bound)  # how far a Double answer may stray")
         lines.append("")
         lines.append(Self.solveCode[style] ?? "")
+        if Self.addsRowsInOrder.contains(style) { lines.append(Self.addInOrderCode) }
         lines.append(Self.checkCode)
         return lines.joined(separator: "\n") + "\n"
     }
@@ -93,17 +94,14 @@ struct Reproducer {
             def solve():
                 x = [kiwisolver.Variable(name) for name in VARIABLES]
                 solver = kiwisolver.Solver()
-                rejected = []
-                for index, (terms, constant, op, priority) in enumerate(ROWS):
+
+                def add(terms, constant, op, priority):
                     expression = sum((float(Fraction(c)) * x[v] for v, c in terms), float(Fraction(constant)))
                     constraint = {"==": expression == 0, "<=": expression <= 0, ">=": expression >= 0}[op]
                     strength = "required" if Fraction(priority) == 1000 else float(Fraction(priority))
-                    try:
-                        solver.addConstraint(constraint | strength)
-                        print("added    row %d" % index)
-                    except kiwisolver.UnsatisfiableConstraint:
-                        print("rejected row %d (UnsatisfiableConstraint)" % index)
-                        rejected.append(index)
+                    solver.addConstraint(constraint | strength)
+
+                rejected = add_in_order(add, kiwisolver.UnsatisfiableConstraint)
                 solver.updateVariables()
                 return [v.value() for v in x], rejected
 
@@ -116,19 +114,16 @@ struct Reproducer {
             def solve():
                 x = [cassowary.Variable(name) for name in VARIABLES]
                 solver = cassowary.SimplexSolver()
-                rejected = []
-                for index, (terms, constant, op, priority) in enumerate(ROWS):
+
+                def add(terms, constant, op, priority):
                     expression = Expression(constant=float(Fraction(constant)))
                     for v, c in terms:
                         expression = expression + float(Fraction(c)) * x[v]
                     relation = {"==": Constraint.EQ, "<=": Constraint.LEQ, ">=": Constraint.GEQ}[op]
                     strength = cassowary.REQUIRED if Fraction(priority) == 1000 else float(Fraction(priority))
-                    try:
-                        solver.add_constraint(Constraint(expression, relation, 0.0, strength=strength, weight=1.0))
-                        print("added    row %d" % index)
-                    except cassowary.RequiredFailure:
-                        print("rejected row %d (RequiredFailure)" % index)
-                        rejected.append(index)
+                    solver.add_constraint(Constraint(expression, relation, 0.0, strength=strength, weight=1.0))
+
+                rejected = add_in_order(add, cassowary.RequiredFailure)
                 return [float(v.value) for v in x], rejected
 
             """,
@@ -234,6 +229,27 @@ struct Reproducer {
 
             """,
     ]
+
+    /// The styles whose solver takes the rows one at a time and refuses a required row it
+    /// cannot satisfy by raising (kiwisolver's and cassowary's `solve()` use ``addInOrderCode``).
+    static let addsRowsInOrder: Set<String> = ["kiwisolver", "cassowary"]
+
+    /// `add_in_order(add, unsatisfiable)`: gives the solver the rows in order through `add`,
+    /// as the adapter does, printing each outcome; returns the positions of the rows refused.
+    /// The same for every incremental solver: only `add` and the exception are its own.
+    static let addInOrderCode = """
+        def add_in_order(add, unsatisfiable):
+            rejected = []
+            for index, (terms, constant, op, priority) in enumerate(ROWS):
+                try:
+                    add(terms, constant, op, priority)
+                    print("added    row %d" % index)
+                except unsatisfiable:
+                    print("rejected row %d (%s)" % (index, unsatisfiable.__name__))
+                    rejected.append(index)
+            return rejected
+
+        """
 
     static let checkCode = """
         def error(value, op):

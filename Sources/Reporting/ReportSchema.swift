@@ -22,8 +22,11 @@ public enum ReportSchema {
 /// A finding signature, `class/backend[/oracle][@verdict]`, in its parts. The verdict is
 /// absent for `wrong` findings (and in every signature of a version-1 report).
 public struct FindingSignature: Sendable, Hashable {
+    /// The finding class (`status-mismatch`, `suboptimal`, `crash`, …).
     public var kind: String
+    /// The backend at fault (`-` when a malformed signature names none).
     public var backend: String
+    /// The metamorphic oracle (transform) involved, if any (`mirror-rtl`).
     public var oracle: String?
     /// `wrong`, `ill-conditioned` or `semantics`.
     public var verdict: String
@@ -63,9 +66,13 @@ public struct FindingSignature: Sendable, Hashable {
 
 /// The machine a report was measured on.
 public struct MachineInfo: Sendable, Hashable, Codable {
+    /// The machine's host name.
     public var hostname: String
+    /// A human-readable OS name and version (`Debian GNU/Linux 12 (bookworm)`).
     public var operatingSystem: String
+    /// Active processor cores.
     public var processorCount: Int
+    /// Physical memory, in bytes.
     public var physicalMemoryBytes: UInt64
     /// `layoutbench`'s own version string (the git revision when known).
     public var toolVersion: String
@@ -81,12 +88,19 @@ public struct MachineInfo: Sendable, Hashable, Codable {
 
 /// Solve-time statistics of one (case, backend) pair over its repetitions, in nanoseconds.
 public struct TimingSummary: Sendable, Hashable, Codable {
+    /// Timed solves (fewer than asked when the row spent its time limit).
     public var samples: Int
+    /// The fastest solve.
     public var minimum: Double
+    /// The median (from an HDR histogram with 3 significant digits: within 0.1 %).
     public var p50: Double
+    /// The 90th percentile (with few samples, often the maximum).
     public var p90: Double
+    /// The 99th percentile (with few samples, often the maximum).
     public var p99: Double
+    /// The slowest solve.
     public var maximum: Double
+    /// The arithmetic mean.
     public var mean: Double
     /// Sample standard deviation (0 for one sample).
     public var standardDeviation: Double
@@ -105,12 +119,20 @@ public struct TimingSummary: Sendable, Hashable, Codable {
 
 /// One row of a bench report: a family at a size, solved by one backend.
 public struct BenchResult: Sendable, Hashable, Codable {
+    /// The generator family; in the apps suite `app:APP/FILE#ROOT`, `app:NAME` or `apps-total`; in
+    /// the sequences suite the sequence family.
     public var family: String
+    /// The size asked of the generator (about the number of views); in the apps suite the row's
+    /// number of layouts; in the sequences suite the base layout's size.
     public var size: Int
     /// The generator seed of the case (regenerate with `layoutbench generate`).
     public var seed: UInt64
+    /// Views in the generated system (summed over an apps row's layouts; a sequence row's first
+    /// pass's).
     public var views: Int
+    /// Constraints in the generated system (summed like ``views``).
     public var constraints: Int
+    /// The backend that solved it.
     public var backend: String
     /// `optimal`, `unsatisfiable`, `budgetExceeded`, `unsupported`, or `failed`.
     public var status: String
@@ -257,16 +279,24 @@ public struct PhaseSummary: Sendable, Hashable, Codable {
 
 /// What `bench` measured.
 public struct BenchReport: Sendable, Hashable, Codable {
+    /// ``ReportSchema/benchName``.
     public var schema: String
+    /// ``ReportSchema/version``.
     public var version: Int
     /// ISO 8601 time the run started.
     public var createdAt: String
+    /// The machine the run was measured on.
     public var machine: MachineInfo
     /// `quick` or `standard` (or a custom suite name).
     public var suite: String
+    /// Untimed solves of each row before timing it.
     public var warmupRuns: Int
+    /// Timed solves asked per row (a row stops earlier when it spends its time limit;
+    /// `timing.samples` is what it got).
     public var repetitions: Int
+    /// The backends of the run, in run order.
     public var backends: [String]
+    /// One row per (family, size, seed, backend), in no particular order.
     public var results: [BenchResult]
     /// Wall time of the whole run, seconds.
     public var seconds: Double
@@ -310,19 +340,31 @@ public struct FuzzConditioning: Sendable, Hashable, Codable {
 
 /// One stored finding of a fuzz campaign.
 public struct FuzzFindingEntry: Sendable, Hashable, Codable {
+    /// The signature with `/` and `@` turned into `-`, then a 64-bit FNV-1a hash of the reduced
+    /// repro: stable across runs and machines, and the repro's file name.
     public var fingerprint: String
     /// A finding class (`suboptimal`, `status-mismatch`, …).
     public var kind: String
     /// The backend at fault first, then the reference when two were compared.
     public var backends: [String]
+    /// The metamorphic oracle, for metamorphic findings (and crashes under a transform).
     public var oracle: String?
+    /// What differs, in words.
     public var detail: String
+    /// The case's index in the campaign.
     public var caseIndex: UInt64
+    /// The generator family of the case.
     public var family: String
+    /// The size asked of the generator.
     public var size: Int
+    /// The case's own generator seed: `layoutbench generate --family F --size N --seed S` rebuilds
+    /// the unreduced case.
     public var seed: UInt64
+    /// Constraints before reduction.
     public var originalConstraints: Int
+    /// Constraints in the repro.
     public var reducedConstraints: Int
+    /// Views in the repro.
     public var reducedViews: Int
     /// The repro's path relative to the report (`findings/FINGERPRINT.layout`).
     public var repro: String
@@ -446,7 +488,7 @@ public struct FamilyTally: Sendable, Hashable, Codable {
 }
 
 /// One shard's run: what it covered and what it counted.
-public struct ShardSummary: Sendable, Hashable, Codable {
+public struct ShardSummary: Sendable, Hashable, Codable, ContentDigested {
     /// K in `--shard K/N` (0-based).
     public var index: Int
     /// Cases this shard completed.
@@ -480,20 +522,12 @@ public struct ShardSummary: Sendable, Hashable, Codable {
         self.families = families
     }
 
-    /// The digest of everything but `seconds` (which differs between equal runs) and
-    /// `digest` itself.
-    public var contentDigest: String {
+    /// Everything but `seconds` (which differs between equal runs) and `digest` itself.
+    public var digestedContent: ShardSummary {
         var content = self
         content.seconds = 0
         content.digest = nil
-        return SHA256.canonicalDigest(of: content)
-    }
-
-    /// The summary with its digest recorded.
-    public func withDigest() -> ShardSummary {
-        var summary = self
-        summary.digest = contentDigest
-        return summary
+        return content
     }
 }
 
@@ -502,9 +536,12 @@ public struct ShardSummary: Sendable, Hashable, Codable {
 /// Everything but `seconds` (here and in the shard summaries) depends only on the campaign
 /// (seed, families, sizes, backends, case count) and the shards covered: not on `--jobs`,
 /// on isolation, on resuming, or on how the campaign was split.
-public struct FuzzReport: Sendable, Hashable, Codable {
+public struct FuzzReport: Sendable, Hashable, Codable, ContentDigested {
+    /// ``ReportSchema/fuzzName``.
     public var schema: String
+    /// ``ReportSchema/fuzzVersion`` (version 1 is migrated on reading).
     public var version: Int
+    /// The campaign seed: case *i* is generated from (seed, *i*) alone.
     public var seed: UInt64
     /// N in `--shard K/N` (1 when not sharded).
     public var shardCount: Int
@@ -512,7 +549,10 @@ public struct FuzzReport: Sendable, Hashable, Codable {
     public var shards: [ShardSummary]
     /// Shards in 0..<shardCount that a merge did not find.
     public var missingShards: [Int]
+    /// The backends under test.
     public var backends: [String]
+    /// The generator families the campaign drew from (for a campaign of update sequences, the base
+    /// families of their first systems).
     public var families: [String]
     /// `fuzz --sequences`: the sequence families of a campaign of update sequences (absent
     /// for a campaign of systems).
@@ -588,17 +628,4 @@ public struct FuzzReport: Sendable, Hashable, Codable {
         return copy
     }
 
-    /// The digest of everything but `digest` itself.
-    public var contentDigest: String {
-        var content = self
-        content.digest = nil
-        return SHA256.canonicalDigest(of: content)
-    }
-
-    /// The report with its digest recorded.
-    public func withDigest() -> FuzzReport {
-        var report = self
-        report.digest = contentDigest
-        return report
-    }
 }
