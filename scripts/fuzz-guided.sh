@@ -3,6 +3,14 @@
 #
 #   scripts/fuzz-guided.sh --time SECONDS --out DIR [--jobs N] [--mutator mixed|structural|bytes]
 #                          [--corpus DIR] [--keep DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong]
+#                          [--seed N] [--runs N]
+#
+# --seed N is libFuzzer's seed (default: one it draws and prints as "INFO: Seed:" in the log;
+# the script echoes it). --runs N makes the run reproducible: one process (no fork mode), N
+# inputs judged (reading the corpus included) in the order the seed gives, --time only a
+# safety cap. The same build, seed, corpus and N judge the same inputs on every machine
+# (CI's minute, `scripts/test.sh`). A wrong finding ends the process; when Corpora/ knows it,
+# the run goes on with the next seed (at most 4 attempts), else the run fails.
 #
 # Builds the harness when needed (LAYOUTBENCH_FUZZ=1 adds it to the package; its own scratch
 # path .build-fuzz, every module compiled with -sanitize=fuzzer, plus address with --asan),
@@ -25,7 +33,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-time_limit="" out="" jobs=1 mutator=mixed corpus="" keep="" fault="" sanitizers=fuzzer fail_on_wrong=1
+time_limit="" out="" jobs=1 mutator=mixed corpus="" keep="" fault="" sanitizers=fuzzer fail_on_wrong=1 seed="" runs=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) time_limit="$2"; shift 2 ;;
@@ -37,11 +45,18 @@ while [ $# -gt 0 ]; do
     --planted-fault) fault="$2"; shift 2 ;;
     --asan) sanitizers=fuzzer,address; shift ;;
     --no-fail-on-wrong) fail_on_wrong=0; shift ;;
+    --seed) seed="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
     *) echo "fuzz-guided.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-if ! [[ "$time_limit" =~ ^[0-9]+$ ]] || [ -z "$out" ] || ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: scripts/fuzz-guided.sh --time SECONDS --out DIR [--jobs N] [--mutator mixed|structural|bytes] [--corpus DIR] [--keep DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong]" >&2
+if ! [[ "$time_limit" =~ ^[0-9]+$ ]] || [ -z "$out" ] || ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]] \
+   || ! [[ "$seed" =~ ^([1-9][0-9]{0,8})?$ ]] || ! [[ "$runs" =~ ^([1-9][0-9]*)?$ ]]; then
+  echo "usage: scripts/fuzz-guided.sh --time SECONDS --out DIR [--jobs N] [--mutator mixed|structural|bytes] [--corpus DIR] [--keep DIR] [--planted-fault NAME] [--asan] [--no-fail-on-wrong] [--seed N (1-999999999)] [--runs N]" >&2
+  exit 2
+fi
+if [ -n "$runs" ] && [ "$jobs" != 1 ]; then
+  echo "fuzz-guided.sh: --runs is one reproducible process; it does not take --jobs" >&2
   exit 2
 fi
 case "$mutator" in mixed|structural|bytes) ;; *) echo "fuzz-guided.sh: --mutator mixed|structural|bytes" >&2; exit 2 ;; esac
@@ -71,16 +86,45 @@ mkdir -p "$kept"
 
 args=(-max_total_time="$time_limit" -max_len=4096 -timeout=60 -rss_limit_mb=4096
       -artifact_prefix="$out/artefacts/" -print_final_stats=1)
-# Fork mode even for one job: a wrong finding ends only the child that found it, and the run
-# goes on for its whole time with every artefact kept.
-args+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-start=$(date +%s)
-status=0
-# The Swift runtime's backtracer would take the abort before libFuzzer saves the input.
-SWIFT_BACKTRACE=enable=no LAYOUTBENCH_GUIDED_MUTATOR="$mutator" LAYOUTBENCH_PLANTED_FAULT="$fault" LAYOUTBENCH_GUIDED_KNOWN="$PWD/Corpora" \
-  "$harness" "${args[@]}" "$corpus" "$seeds" "$kept" 2> "$out/libfuzzer.log" || status=$?
-echo "fuzz-guided: libFuzzer exited $status after $(( $(date +%s) - start )) s ($out/libfuzzer.log)" >&2
-grep -E "^stat::|^#[0-9]+ +DONE" "$out/libfuzzer.log" >&2 || true
+convert=("$layoutbench" guided findings --known Corpora)
+[ -z "$fault" ] || convert+=(--planted-fault "$fault")
+# libFuzzer on the corpus with the extra arguments given; its log appended to libfuzzer.log.
+fuzz() {
+  local status=0 start
+  start=$(date +%s)
+  # The Swift runtime's backtracer would take the abort before libFuzzer saves the input.
+  SWIFT_BACKTRACE=enable=no LAYOUTBENCH_GUIDED_MUTATOR="$mutator" LAYOUTBENCH_PLANTED_FAULT="$fault" LAYOUTBENCH_GUIDED_KNOWN="$PWD/Corpora" \
+    "$harness" "${args[@]}" "$@" "$corpus" "$seeds" "$kept" 2> "$out/libfuzzer.part.log" || status=$?
+  cat "$out/libfuzzer.part.log" >> "$out/libfuzzer.log"
+  echo "fuzz-guided: libFuzzer exited $status after $(( $(date +%s) - start )) s ($out/libfuzzer.log)" >&2
+  grep -E "^INFO: Seed:|^stat::|^#[0-9]+ +DONE" "$out/libfuzzer.part.log" >&2 || true
+  rm -f "$out/libfuzzer.part.log"
+  return "$status"
+}
+: > "$out/libfuzzer.log"
+if [ -n "$runs" ]; then
+  # One process: fork mode gives each job a slice of time, so what it judges depends on the
+  # machine's speed. Swift seeds its hashing per process, and a Set's order reaches the edges
+  # libFuzzer counts: fixed here.
+  export SWIFT_DETERMINISTIC_HASHING=1
+  # The first wrong finding ends the process. One that Corpora/ already records (a variant of
+  # an open bug, known once reduced) lets the run go on from the corpus grown so far with the
+  # next seed, up to 4 attempts of N runs (reading the corpus counts in N).
+  next_seed=${seed:-1}
+  for attempt in 1 2 3 4; do
+    fuzz -seed="$next_seed" -runs="$runs" && break
+    checked=0
+    "${convert[@]}" --out "$out/attempt-$attempt" "$out"/artefacts/* > "$out/attempt-$attempt.log" 2>&1 || checked=$?
+    [ "$checked" -eq 0 ] || break
+    echo "fuzz-guided: attempt $attempt stopped at a known failure (seed $next_seed); going on with seed $((next_seed + 1))" >&2
+    next_seed=$((next_seed + 1))
+  done
+else
+  [ -z "$seed" ] || args+=(-seed="$seed")
+  # Fork mode even for one job: a wrong finding ends only the child that found it, and the run
+  # goes on for its whole time with every artefact kept.
+  fuzz -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 || true
+fi
 
 if [ -n "$keep" ]; then
   # The seeds go in first so that only what reaches beyond them is kept; then they go again.
@@ -103,10 +147,15 @@ artefacts=()
 for f in "$out"/artefacts/crash-* "$out"/artefacts/timeout-* "$out"/artefacts/oom-*; do
   [ -e "$f" ] && artefacts+=("$f")
 done
-convert=("$layoutbench" guided findings --out "$out" --known Corpora)
-[ -z "$fault" ] || convert+=(--planted-fault "$fault")
 found=0
-"${convert[@]}" "${artefacts[@]}" || found=$?
+"${convert[@]}" --out "$out" "${artefacts[@]}" || found=$?
 if [ "$found" -ne 0 ] && [ "$found" -ne 1 ]; then exit "$found"; fi
+if [ "$found" -eq 1 ]; then
+  # The reduced repros in the log itself: a CI run's files do not outlive it.
+  for f in "$out"/findings/*.layout; do
+    echo "--- $f" >&2
+    cat "$f" >&2
+  done
+fi
 if [ "$found" -eq 1 ] && [ "$fail_on_wrong" -eq 1 ]; then exit 1; fi
 exit 0

@@ -67,7 +67,7 @@ extension CassowarySolver {
             #else
             let misread = false
             #endif
-            guard misread || scratch.reducedCosts[symbol].isZero else { continue }
+            guard misread || scratch.reducedCosts[symbol].isZero || scratch.hasResidueCost(symbol) else { continue }
             if kind == .external && scratch.users.isEmpty(symbol) {
                 mark(symbol)
                 continue

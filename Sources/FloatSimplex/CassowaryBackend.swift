@@ -168,7 +168,9 @@ public struct CassowaryBackend: LayoutBackend {
         // estimate and its probes walk them. Rebuilt from the constraints for the same basis
         // (kept only when every value and reduced cost is unchanged, bit for bit), they are
         // the constraints' own length again, as the sequence driver's are after each pass.
-        solver.refactorIfDenserThanConstraints()
+        // A pivot on an element far below its row (a 1e-9 multiplier) left its rounding,
+        // amplified, in the rows: rebuilt, they give the point without it.
+        if !solver.refactorAfterSmallPivot() { solver.refactorIfDenserThanConstraints() }
         phases.ambiguity += clock.lap()
         // A plain loop: a closure reading `solver` would copy the whole solver per variable.
         var values: [Double] = []

@@ -196,22 +196,21 @@ extension Tableau {
     /// Recomputes the values that move with `symbol`, whose users' rows have just changed
     /// constant (a suggestion shifts an edit marker).
     ///
-    /// Those are the basic symbols of its FTRAN column (``column(of:)``), in rank order: the
-    /// same rows kiwi's dense tableau updates on `suggestValue`. A row of the forward cone
-    /// outside the column (it names moving symbols whose movements cancel: a height between
-    /// a top and a bottom that move together) keeps its value, so it is not evaluated; on a
-    /// form, that halves the rows a keyboard or drag step reads. The first call computes the
+    /// Those are the basic symbols of its FTRAN column (``movingRows(of:)``), in rank order:
+    /// the same rows kiwi's dense tableau updates on `suggestValue`. A row of the forward cone
+    /// outside the column (it names moving symbols whose movements cancel exactly: a height
+    /// between a top and a bottom that move together) keeps its value, so it is not
+    /// evaluated; on a form, that halves the rows a keyboard or drag step reads. Entries the
+    /// pivoting column drops as rounding (``column(of:)``) stay: a shift of 1e9 makes a
+    /// coefficient of 5e-10 move a value by 0.5 (the guided fuzzer's chain through
+    /// `v2.width == 1e-9 * v1.width`, Corpora/regressions/). The first call computes the
     /// column and remembers it; later calls for the same symbol, until some row changes,
     /// evaluate the remembered rows in one plain loop, each from its row (no accumulated
     /// increments, so no drift over long runs).
     mutating func refreshValues(downstreamOfShifted symbol: Int) {
         var slot = shiftCones.firstIndex { $0.symbol == symbol } ?? -1
         if slot < 0 {
-            let column = column(of: symbol)
-            var order: [Int] = []
-            order.reserveCapacity(column.count)
-            for term in column { order.append(term.symbol) }
-            recycle(column)
+            let order = movingRows(of: symbol)
             // A handful of edit variables at most are suggested in turn (a window's width and height).
             if shiftCones.count >= 8 { shiftCones.removeFirst() }
             shiftCones.append((symbol, order))

@@ -19,12 +19,36 @@ extension CassowarySolver {
         let clean = max(tableau.cleanTermCount, 64)
         let limit = settled ? clean + clean / 2 : 3 * max(originalTerms, clean) + 1024
         guard tableau.termCount > limit || (afterRemoval && tableau.sawSmallPivot) else { return }
-        guard refactor() else { return }
+        rebuildAndReoptimize()
+    }
+
+    /// Rebuilds the rows from the constraints when a pivot since the last rebuild divided by
+    /// an element far below its row (``Tableau/sawSmallPivot``), then re-optimises; returns
+    /// whether it rebuilt. For the end of a solve or a pass, before values are read.
+    ///
+    /// Such a pivot writes rows whose constants carry its amplified rounding: with
+    /// `v2.left == -1e-9 * v1.left @0.001` and `v1.left == root.left`, the optimum held `v1` as
+    /// `1e9 · (error − 24)` and answered `v1.x = -3.8e-6`, a required row of small numbers off
+    /// by more than float's bound for it. The rebuilt rows are the constraints' own solved for
+    /// the same basis (`v1 = root.left`), and the point is read again from them. Layouts
+    /// without such pivots (every realistic family) pay one flag test.
+    @discardableResult
+    public mutating func refactorAfterSmallPivot() -> Bool {
+        guard !tableau.journaling, tableau.sawSmallPivot else { return false }
+        return rebuildAndReoptimize()
+    }
+
+    /// ``refactor(rebuildingIndex:)``, then the primal and dual simplex for what the rebuilt
+    /// rows' rounding left to do.
+    @discardableResult
+    private mutating func rebuildAndReoptimize() -> Bool {
+        guard refactor() else { return false }
         do {
             try reoptimize(.keepsRequiredFeasible)
         } catch {
             // Rounding residue only: the basis was optimal before the rebuild.
         }
+        return true
     }
 
     /// Rebuilds the rows from the constraints when the tableau holds more than twice their
@@ -133,15 +157,22 @@ extension CassowarySolver {
 
         func contains(_ r: Int, _ symbol: Int) -> Bool { work[r].terms.contains { $0.symbol == symbol } }
 
-        /// Solves row r for b (rejecting small pivots, relative to the row) and retires both.
-        func assign(_ b: Int, _ r: Int, rank: Int) -> Bool {
+        /// Solves row r for b (rejecting small pivots, relative to the row, unless r names no
+        /// other unassigned basic symbol) and retires both.
+        ///
+        /// A row singleton leaves no choice: its last basic symbol is what it determines, and
+        /// dividing by its coefficient keeps the relative accuracy of the rest of the row
+        /// (`v2.left == -1e-9 * v1.left` with `v2.left` known gives `v1.left` to the last bit).
+        /// Refusing it gave up the whole rebuild, and kept rows that had reached `v1` through
+        /// 1e10-sized intermediates (5.1e10 − 1389 for 5.1e10).
+        func assign(_ b: Int, _ r: Int, rank: Int, singleton: Bool = false) -> Bool {
             var coefficient = 0.0
             var largest = 0.0
             for term in work[r].terms {
                 if term.symbol == b { coefficient += term.coefficient }
                 largest = max(largest, abs(term.coefficient))
             }
-            guard abs(coefficient) > 1e-7 * largest else { return false }
+            guard abs(coefficient) > (singleton ? 0 : 1e-7 * largest) else { return false }
             let scale = -1 / coefficient
             var terms: [Term] = []
             terms.reserveCapacity(work[r].terms.count - 1)
@@ -165,7 +196,7 @@ extension CassowarySolver {
                 guard !rowDone[r], count[r] == 1 else { continue }
                 guard let b = work[r].terms.first(where: { isBasicSymbol[$0.symbol] && !assigned[$0.symbol] })?.symbol else { return false }
                 forward += 1
-                guard assign(b, r, rank: forward) else { return false }
+                guard assign(b, r, rank: forward, singleton: true) else { return false }
             } else if let b = columnQueue.popLast() {
                 guard !assigned[b], colCount[b] == 1 else { continue }
                 guard let r = rowsOf[b].first(where: { !rowDone[$0] && contains($0, b) }) else { return false }

@@ -17,6 +17,17 @@ extension Tableau {
         candidates.update(symbol, to: improvingDirection(symbol) != 0, records: &symbols)
     }
 
+    /// Whether `symbol`'s reduced cost improves in sign but the primal simplex dropped it as
+    /// rounding residue (``removeCandidate(_:)``: nothing blocks the direction, or its pivot
+    /// is below tolerance). The objective is bounded below (errors are ≥ 0), so an unblocked
+    /// improving direction cannot exist: the true reduced cost is 0 and the column is flat.
+    /// On a chain through `1e-9 * v1.left`, a slack's reduced cost came out -7.5e-8 (products
+    /// of 1e9 summed), and the ambiguity estimate, reading only exact zeros, called `v1.x`
+    /// determined where any value ≥ 0 is optimal.
+    func hasResidueCost(_ symbol: Int) -> Bool {
+        improvingDirection(symbol) != 0 && !candidates.contains(symbol, in: symbols)
+    }
+
     /// Drops a candidate until its reduced cost next changes (used when a direction turns out
     /// to be numerical noise: improving in sign, unbounded in fact).
     mutating func removeCandidate(_ symbol: Int) {

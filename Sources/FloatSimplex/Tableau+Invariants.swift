@@ -101,7 +101,8 @@ extension Tableau {
             let evaluated = rowIsSound ? evaluate(symbol) : 0
             if rowIsSound && evaluated.isFinite && state.value.isFinite
                 && !(abs(evaluated - state.value) <= Tolerance.invariantDrift * Swift.max(1, rowMagnitude(symbol))) {
-                violations.append("value of \(symbol) is \(state.value), its row gives \(evaluated)")
+                let row = state.rowRange.map { "\(terms[$0].coefficient)·s\(terms[$0].symbol)[\(symbols[terms[$0].symbol].value)]" }
+                violations.append("value of \(symbol) is \(state.value), its row gives \(evaluated) (\(state.constant) + \(row.joined(separator: " + ")))")
             }
         }
         if rowTerms != termCount { violations.append("termCount \(termCount), rows hold \(rowTerms)") }

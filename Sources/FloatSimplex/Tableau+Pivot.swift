@@ -79,9 +79,10 @@ extension Tableau {
 
     /// The column's next entry in rank order — a basic symbol and `∂basic/∂symbol`, summed
     /// from the entries of the symbols its row names — with its users queued; entries that
-    /// cancel (within the rounding of their summands) are skipped and reach nothing further.
+    /// cancel (within the rounding of their summands, or exactly with `dropsResidue` false)
+    /// are skipped and reach nothing further.
     @inline(__always)
-    private mutating func nextColumnEntry() -> (basic: Int, coefficient: Double)? {
+    private mutating func nextColumnEntry(dropsResidue: Bool = true) -> (basic: Int, coefficient: Double)? {
         while let basic = heap.pop() {
             var sum = 0.0
             var magnitude = 0.0
@@ -94,7 +95,7 @@ extension Tableau {
                     magnitude = Swift.max(magnitude, abs(product))
                 }
             }
-            if Tolerance.isCancelled(sum, of: magnitude) {
+            if dropsResidue ? Tolerance.isCancelled(sum, of: magnitude) : sum == 0 {
                 symbols[basic].accumulator = 0
                 continue
             }
@@ -113,6 +114,20 @@ extension Tableau {
         termBuffer = []
         result.removeAll(keepingCapacity: true)
         while let (basic, coefficient) = nextColumnEntry() { result.append(Term(basic, coefficient)) }
+        return result
+    }
+
+    /// The basic symbols whose values move when the non-basic `symbol` does, in rank order:
+    /// ``column(of:)``'s symbols, with the entries that cancel only within rounding kept.
+    ///
+    /// A coefficient the column drops as rounding is still a coefficient: `-5e-10` (a chain
+    /// through `1e-9 * v1.width`) times an edit of 1e9 moves a value by 0.5. Only entries
+    /// that cancel exactly (a height between a top and a bottom that move together) keep
+    /// their values, and so does the rounding of a real coefficient that came out 0.
+    mutating func movingRows(of symbol: Int) -> [Int] {
+        startColumnWalk(from: symbol)
+        var result: [Int] = []
+        while let (basic, _) = nextColumnEntry(dropsResidue: false) { result.append(basic) }
         return result
     }
 

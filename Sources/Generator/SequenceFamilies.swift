@@ -199,9 +199,9 @@ extension SequenceFamilies {
         if views.isEmpty {
             guard (try? builder.addView(Item(name: "editedLabel", parent: 0, intrinsic: AxisPair(horizontal: number(10), vertical: number(21))))) != nil else { return }
             let label = builder.replay.current.items.count - 1
-            try? builder.add(Constraint(first: AttributeReference(item: label, attribute: .left), relation: .equal,
+            _ = try? builder.add(Constraint(first: AttributeReference(item: label, attribute: .left), relation: .equal,
                                         second: AttributeReference(item: 0, attribute: .left), constant: number(16)))
-            try? builder.add(Constraint(first: AttributeReference(item: label, attribute: .top), relation: .equal,
+            _ = try? builder.add(Constraint(first: AttributeReference(item: label, attribute: .top), relation: .equal,
                                         second: AttributeReference(item: 0, attribute: .top), constant: number(16)))
             builder.endPass()
             views = ["editedLabel"]
@@ -230,9 +230,9 @@ extension SequenceFamilies {
                     let row = builder.replay.current.items.count - 1
                     let above = added.last.flatMap { builder.replay.current.itemIndex(named: $0) } ?? 0
                     func reference(_ item: Int, _ attribute: Attribute) -> AttributeReference { AttributeReference(item: item, attribute: attribute) }
-                    try? builder.add(Constraint(first: reference(row, .left), relation: .equal, second: reference(0, .left)))
-                    try? builder.add(Constraint(first: reference(row, .right), relation: .equal, second: reference(0, .right)))
-                    try? builder.add(Constraint(first: reference(row, .top), relation: .equal,
+                    _ = try? builder.add(Constraint(first: reference(row, .left), relation: .equal, second: reference(0, .left)))
+                    _ = try? builder.add(Constraint(first: reference(row, .right), relation: .equal, second: reference(0, .right)))
+                    _ = try? builder.add(Constraint(first: reference(row, .top), relation: .equal,
                                                 second: reference(above, above == 0 ? .top : .bottom), constant: number(rng.int(in: 0...8))))
                     added.append(name)
                 }
@@ -248,7 +248,7 @@ extension SequenceFamilies {
             let system = builder.replay.current
             guard system.items.count > 1 else { return }
             for (width, priority) in [(120, Priority.low), (240, Priority.high)] {
-                try? builder.add(Constraint(first: AttributeReference(item: 1, attribute: .width), relation: .equal, second: nil,
+                _ = try? builder.add(Constraint(first: AttributeReference(item: 1, attribute: .width), relation: .equal, second: nil,
                                             constant: number(width), priority: priority))
                 names.append(builder.replay.constraintName(builder.replay.current.constraints.count - 1))
             }
@@ -354,7 +354,7 @@ extension SequenceFamilies {
             builder.endPass()
             var again = conflict
             again.constant = shifted(conflict.constant, by: rng.int(in: -40...40))
-            try? builder.add(again)
+            _ = try? builder.add(again)
             builder.endPass()
             return 2
         }
@@ -393,7 +393,7 @@ extension SequenceFamilies {
             if rng.chance(0.05) {
                 views += 1
                 let parent = rng.index(below: system.items.count)
-                try? builder.addView(Item(name: "extra\(views)_\(rng.bounded(100_000))", parent: parent,
+                _ = try? builder.addView(Item(name: "extra\(views)_\(rng.bounded(100_000))", parent: parent,
                                           intrinsic: AxisPair(horizontal: number(rng.int(in: 10...100)), vertical: nil)))
             } else {
                 step(&builder, draw)

@@ -13,7 +13,7 @@ struct GuidedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "guided",
         abstract: "Seeds for the coverage-guided fuzzer, and its crash artefacts as findings.",
-        subcommands: [GuidedSeedsCommand.self, GuidedFindingsCommand.self])
+        subcommands: [GuidedSeedsCommand.self, GuidedFindingsCommand.self, GuidedShowCommand.self])
 }
 
 /// `layoutbench guided seeds --out DIR [PATH...]`
@@ -57,6 +57,32 @@ struct GuidedSeedsCommand: ParsableCommand {
             try write(name, try GuidedSeeds.fromLayout(text, file: file))
         }
         print("guided seeds: \(written) inputs in \(out)")
+    }
+}
+
+/// `layoutbench guided show ARTEFACT...`
+struct GuidedShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print a guided input (a libFuzzer artefact or corpus file) as the .layout text the harness judges.",
+        discussion: """
+            Every byte string decodes to some update sequence (docs/fuzzing.md, "Coverage-guided \
+            fuzzing"); this prints it unreduced, for `layoutbench solve` or a debugger. Several \
+            inputs are printed one after another, each after a `# input: PATH` line.
+            """)
+
+    @Argument(help: "Guided inputs (crash-* artefacts, corpus files).")
+    var inputs: [String]
+
+    func run() throws {
+        for path in inputs {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                printError("\(path):1:1: cannot read the input")
+                throw ExitStatus.invalidInput
+            }
+            if inputs.count > 1 { print("# input: \(path)") }
+            print(GuidedCase(bytes: [UInt8](data)).sequence.canonicalText, terminator: "")
+        }
     }
 }
 

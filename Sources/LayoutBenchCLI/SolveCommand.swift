@@ -16,7 +16,9 @@ struct SolveCommand: ParsableCommand {
             or in root coordinates with --global. The JSON form is the spec's result form (§6). \
             A file with an update sequence (spec §7) is solved pass by pass, each from scratch \
             with the whole budget: text output gives each pass's table, JSON the last pass's \
-            result with "passes", every pass's result in order.
+            result with "passes", every pass's result in order. With --along, the backend \
+            follows the sequence its own way instead (float: one incremental solver through \
+            every update, the budget per pass), as `fuzz` and `replay` judge it.
             """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -43,6 +45,9 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds (0 < S <= 30 days).")
     var timeLimit: Seconds?
 
+    @Flag(help: "Solve an update sequence's passes along it, as the backend does between layout passes (incremental for float), not each from scratch.")
+    var along = false
+
     @Flag(help: "Also produce the exact backend's certificate (Farkas for a conflict, duals per level) and check it with the independent checker; exits 1 if it does not check.")
     var certify = false
 
@@ -51,6 +56,7 @@ struct SolveCommand: ParsableCommand {
 
     func validate() throws {
         if let maxIterations, maxIterations < 1 { throw ValidationError("--max-iterations must be at least 1") }
+        if along && certify { throw ValidationError("--certify checks each pass solved alone; it does not combine with --along") }
     }
 
     func run() throws {
@@ -78,8 +84,18 @@ struct SolveCommand: ParsableCommand {
         let budget = Budget(iterations: maxIterations, wallTime: timeLimit?.duration)
         var documents: [ResultDocument] = []
         var verdicts: [CertificateVerdict?] = []
+        // Along the sequence: every pass's answer from the backend's own path, taken in order.
+        let alongPasses = along ? solver.solve(sequence, budget: budget).passes : nil
         try sequence.forEachPass { pass, system in
-            let (result, verdict) = try solve(system, with: solver, budget: budget, label: label(pass))
+            let (result, verdict): (BackendResult, CertificateVerdict?)
+            if let alongPasses {
+                switch alongPasses[pass].result {
+                case .success(let answer): (result, verdict) = (answer, nil)
+                case .failure(let error): throw reported(error, system: system, label: label(pass))
+                }
+            } else {
+                (result, verdict) = try solve(system, with: solver, budget: budget, label: label(pass))
+            }
             let solution = result.solution
             guard solution.values.allSatisfy(\.isFinite), solution.objective.allSatisfy(\.isFinite) else {
                 printError("\(label(pass)): backend \(solver.name) returned a non-finite value")
@@ -143,15 +159,21 @@ struct SolveCommand: ParsableCommand {
             return (certified, CertificateVerifier.verify(certificate: data, system: system, solution: certified.solution))
         } catch let exit as ExitCode {
             throw exit
-        } catch BackendError.outOfRange(_, let constraint, let message) {
+        } catch {
+            throw reported(error, system: system, label: label)
+        }
+    }
+
+    /// Prints a backend's failure on `system` and gives the exit status it maps to.
+    private func reported(_ error: any Error, system: ConstraintSystem, label: String) -> ExitCode {
+        if case BackendError.outOfRange(_, let constraint, let message) = error {
             // Valid, but its solution is no number: the input's fault, told at the constraint.
             let at = system.constraints.indices.contains(constraint) ? system.constraints[constraint].source?.first : nil
             printError((at.map { "\(file):\($0)" } ?? label) + ": " + message)
-            throw ExitStatus.invalidInput
-        } catch {
-            printError("\(label): \(error)")
-            throw ExitStatus.internalFailure
+            return ExitStatus.invalidInput
         }
+        printError("\(label): \(error)")
+        return ExitStatus.internalFailure
     }
 
     /// Writes the certificate atomically (temporary file, then rename) to a regular file,

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutModel
 import Testing
 
 /// `guided seeds` and `guided findings` through the built executable: a layout becomes a seed,
@@ -78,6 +79,27 @@ import Testing
         let stored = try FileManager.default.contentsOfDirectory(atPath: both + "/findings").filter { $0.hasSuffix(".layout") }
         #expect(!stored.isEmpty)
         #expect(failed.output.contains("1 known"), "\(failed.output)")
+    }
+
+    /// `guided show` prints what the harness judges: the seed's sequence through the byte form,
+    /// as .layout text that parses back to it.
+    @Test func showPrintsAnInputAsLayoutText() throws {
+        let layout = try SequenceCommandTests.file("shown.layout", Self.nearPriorities + "\nlayout\nset c3 constant 30\nlayout\n")
+        let seeds = URL(fileURLWithPath: layout).deletingLastPathComponent().appendingPathComponent("seeds").path
+        #expect(try SequenceCommandTests.run(["guided", "seeds", "--out", seeds, layout]).status == 0)
+        let seed = try #require(try FileManager.default.contentsOfDirectory(atPath: seeds).first { $0.hasSuffix("shown") })
+        let shown = try SequenceCommandTests.run(["guided", "show", seeds + "/" + seed])
+        #expect(shown.status == 0, "\(shown.error)")
+        let sequence = try LayoutParser.parseSequence(shown.output, file: "shown")
+        #expect(sequence.passCount == 2)
+        #expect(sequence.initial.constraints.count == 5)
+        #expect(shown.output.contains(" constant 30"), "\(shown.output)")
+        // Two inputs: each after a header naming it.
+        let both = try SequenceCommandTests.run(["guided", "show", seeds + "/" + seed, seeds + "/" + seed])
+        #expect(both.output.components(separatedBy: "# input: ").count == 3)
+        let missing = try SequenceCommandTests.run(["guided", "show", "/nonexistent/crash-1"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("/nonexistent/crash-1:1:1:"))
     }
 
     @Test func anUnreadableArtefactIsInvalidInput() throws {

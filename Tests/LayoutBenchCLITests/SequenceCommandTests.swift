@@ -105,6 +105,40 @@ import Testing
         #expect(try JSONDecoder().decode(ResultDocument.self, from: Data(float.output.utf8)).frames == document.frames)
     }
 
+    /// `--along` takes the backend's own way through the passes: for float, one incremental
+    /// solver, whose first pass here once read a slack's reduced cost of -7.5e-8 (rounding the
+    /// primal simplex had dropped) as no freedom, and called `v1.x` determined.
+    @Test func solveAlongFollowsTheSequenceAsTheBackendDoes() throws {
+        let path = try Self.file("along.layout", """
+            root root 568 320
+            view v1
+            root.left >= -1e-9 * v1.left @750
+            view v3
+            root.left == v3.left + 17
+            view v4
+            v4.left == v3.left @750
+            v4.right == v1.left
+            layout
+            layout
+
+            """)
+        for arguments in [["solve", "--backend", "float", path], ["solve", "--backend", "float", "--along", path]] {
+            let run = try Self.run(arguments + ["--format", "json"])
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            let document = try JSONDecoder().decode(ResultDocument.self, from: Data(run.output.utf8))
+            #expect(document.passes?.count == 2)
+            for pass in document.passes ?? [] {
+                #expect(pass.ambiguous.contains("v1.x") && pass.ambiguous.contains("v4.w"), "\(arguments): \(pass.ambiguous)")
+                #expect(pass.frames["v3"]?[0] == -17)
+            }
+        }
+        let text = try Self.run(["solve", "--backend", "float", "--along", path])
+        #expect(text.output.hasPrefix("pass 1:\nstatus: optimal   (backend float"))
+        let certified = try Self.run(["solve", "--along", "--certify", path])
+        #expect(certified.status == 2)
+        #expect(certified.error.contains("--certify"), "\(certified.error)")
+    }
+
     /// A one-pass file prints no `passes` and no pass headers.
     @Test func onePassOutputIsUnchanged() throws {
         let path = try Self.file("one.layout", "root r 100 100\nview a\na.left == r.left\na.top == r.top\na.width == 10\na.height == 10\nlayout\n")
