@@ -486,12 +486,7 @@ public struct IncrementalPassSolver: Sendable {
         // first pass of 1,000 stacked table cells left rows as long as the stack, which every
         // later constant change walked (1.6 ms a cell-reuse pass). An O(1) test unless the
         // tableau has outgrown its constraints; kept only if no value or reduced cost moves.
-        // A pivot on an element far below its row (a 1e-9 multiplier) left its amplified
-        // rounding in the rows: rebuilt, as the one-shot solve's are, they give the point
-        // without it.
-        if !solver.refactorAfterSmallPivot() && refactorsDenseTableau {
-            solver.refactorIfDenserThanConstraints(allowance: denseTableauAllowance)
-        }
+        if refactorsDenseTableau { solver.refactorIfDenserThanConstraints(allowance: denseTableauAllowance) }
     }
 
     /// Lowers the rows of ``dirty`` (new, re-prioritised, or naming the resized root) and
