@@ -226,11 +226,12 @@ extension CassowarySolver {
         // What the journal does not restore: a copy's budget meter and counters were its own.
         let savedMeter = meter
         let savedPivots = tableau.pivots
-        let savedSmallPivot = tableau.sawSmallPivot
+        let savedSmallPivot = (tableau.sawSmallPivot, tableau.everSawSmallPivot)
         defer {
             meter = savedMeter
             tableau.pivots = savedPivots
-            tableau.sawSmallPivot = savedSmallPivot
+            tableau.sawSmallPivot = savedSmallPivot.0
+            tableau.everSawSmallPivot = savedSmallPivot.1
         }
         beginCall()
         let checkpoint = tableau.beginAttempt()

@@ -486,7 +486,12 @@ public struct IncrementalPassSolver: Sendable {
         // first pass of 1,000 stacked table cells left rows as long as the stack, which every
         // later constant change walked (1.6 ms a cell-reuse pass). An O(1) test unless the
         // tableau has outgrown its constraints; kept only if no value or reduced cost moves.
-        if refactorsDenseTableau { solver.refactorIfDenserThanConstraints(allowance: denseTableauAllowance) }
+        // A tableau that has held a row pivoted on an element far below it (a 1e-9
+        // multiplier) is rebuilt at the end of every pass, as the one-shot solve is after
+        // one: its rows carry that pivot's rounding, amplified, into the answer.
+        if !solver.refactorAfterSmallPivot(sinceEver: true) && refactorsDenseTableau {
+            solver.refactorIfDenserThanConstraints(allowance: denseTableauAllowance)
+        }
     }
 
     /// Lowers the rows of ``dirty`` (new, re-prioritised, or naming the resized root) and

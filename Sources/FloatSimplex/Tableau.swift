@@ -180,7 +180,13 @@ struct Tableau: Sendable {
     /// row's largest (``smallPivotRatio``). Such a pivot writes rows whose entries carry the
     /// rounding of the whole row times 1/element; a fresh factorisation of the same basis does
     /// not, so a removal (which can leave the basis those rows were written for) rebuilds.
-    var sawSmallPivot = false
+    var sawSmallPivot = false {
+        didSet { if sawSmallPivot { everSawSmallPivot = true } }
+    }
+    /// Whether ``sawSmallPivot`` was ever set: a tableau that has held such rows is rebuilt
+    /// at the end of every pass of the incremental driver
+    /// (``CassowarySolver/refactorAfterSmallPivot(sinceEver:)``).
+    var everSawSmallPivot = false
     /// |pivot element| / max |row entry| below which ``sawSmallPivot`` is set.
     static let smallPivotRatio = 1e-6
 
