@@ -24,6 +24,7 @@ extension CassowarySolver {
             if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
             liveCount += 1
             originalTerms += record.count
+            heldConstants.insert(record.constraint.constant)
             countNames(in: record, by: 1)
             if id < records.count {
                 freeRecords.removeLast()

@@ -13,6 +13,8 @@ extension CassowarySolver {
         // What `remove` changes outside the journal.
         let saved = (liveCount, originalTerms, recordGarbage, recordTerms.count)
         let markers = [record.marker, record.other].filter { $0 >= 0 }.map { ($0, tableau.symbols[$0].kind, tableau.symbols[$0].costLevel) }
+        // The constraint's numbers at the current point, before its rows go.
+        let removedMagnitude = magnitude(of: record)
         let checkpoint = tableau.beginAttempt()
         countNames(in: record, by: -1)
         do {
@@ -35,8 +37,9 @@ extension CassowarySolver {
             }
         }
         if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
+        heldConstants.remove(record.constraint.constant)
         recycle(record, id: handle.id)
-        refactorIfFilled(settled: true, afterRemoval: true)
+        refactorIfFilled(settled: true, afterRemoval: true, removedMagnitude: removedMagnitude)
         tableau.compactIfWasteful()
         compactRecordsIfWasteful()
         checkInvariantsNow()
@@ -124,6 +127,16 @@ extension CassowarySolver {
             changed.append(user)
         }
         tableau.setValue(symbol, 0)
+    }
+
+    /// `|constant| + Σ |coefficient · value|` over the record's own terms at the current
+    /// point: the size of the numbers its rows mixed into the tableau.
+    private func magnitude(of record: Record) -> Double {
+        var sum = abs(record.constraint.constant)
+        for index in record.start..<record.start + record.count {
+            sum += abs(recordTerms[index].coefficient * tableau.symbols[recordTerms[index].symbol].value)
+        }
+        return sum
     }
 
     /// After a removal commits: the record's id, its retired markers and the variables it

@@ -36,6 +36,7 @@ extension CassowarySolver {
             if delta == 0 { continue }
             previous.append((id, old))
             records[id]?.constraint.constant = change.constant
+            heldConstants.replace(old, with: change.constant)
             if records[id]?.constraint.strength.isRequired == true { requiredChanged = true }
             tableau.tolerance.include(value: change.constant)
             let (marker, start, count) = records[id].map { ($0.marker, $0.start, $0.count) } ?? (-1, 0, 0)
@@ -62,7 +63,10 @@ extension CassowarySolver {
             tableau.commitAttempt()
         } catch {
             tableau.rollBack(to: checkpoint)
-            for (id, constant) in previous.reversed() { records[id]?.constraint.constant = constant }
+            for (id, constant) in previous.reversed() {
+                if let now = records[id]?.constraint.constant { heldConstants.replace(now, with: constant) }
+                records[id]?.constraint.constant = constant
+            }
             switch error {
             case .infeasible(let owners):
                 throw .unsatisfiable(conflict: owners.filter { $0 >= 0 && hasConstraint(ConstraintHandle(id: $0)) }.sorted().map {
@@ -159,6 +163,10 @@ extension CassowarySolver {
             precondition(isFree[id], "removed record id \(id) not on the free list (leaked)")
         }
         precondition(records.count - freeRecords.count == liveCount, "live count \(liveCount) against the records")
+        var census = BinadeCensus()
+        for case let record? in records { census.insert(record.constraint.constant) }
+        precondition(census.count == heldConstants.count && census.largest == heldConstants.largest,
+                     "held constants' census \(heldConstants.count) (largest \(heldConstants.largest)) against the records' \(census.count) (\(census.largest))")
         var naming = [Int32](repeating: 0, count: tableau.symbolCount)
         for case let record? in records {
             for index in record.start..<record.start + record.count where tableau.symbols[recordTerms[index].symbol].kind == .external {

@@ -68,6 +68,9 @@ public struct CassowarySolver: Sendable {
     /// Terms of removed records still in `recordTerms`.
     var recordGarbage = 0
     var liveCount = 0
+    /// The constants of the held constraints by binade: the scale a removal compares the
+    /// removed constraint with (``refactorIfFilled(settled:afterRemoval:removedMagnitude:)``).
+    var heldConstants = BinadeCensus()
     /// The edit variables, each found through its symbol's `editSlot`. Not a dictionary:
     /// edits are few, and the first dictionary keyed by `Variable` in a process costs the
     /// runtime a conformance lookup several times longer than making the edit itself.

@@ -14,11 +14,19 @@ extension CassowarySolver {
     /// below its row (``Tableau/sawSmallPivot``): the rows it wrote carry that pivot's
     /// amplified rounding, which a removal can leave in the answer (a 1e-9 multiplier on a
     /// removed view left the error at @750 at 3.3 on a 1e9 layout, where a fresh solve has 0).
-    mutating func refactorIfFilled(settled: Bool = false, afterRemoval: Bool = false) {
+    /// And when the removed constraint's numbers at the point (`removedMagnitude`) were
+    /// beyond 1/``Tableau/smallPivotRatio`` times the largest constant still held: the rows
+    /// its pivots touched carry rounding at its scale, which the constraints left do not
+    /// explain (`v1.height >= 31420000000` and `v1.bottom == 0.001 * v2.centerY @750`
+    /// removed with their view left 0.0018, the ulp of 3.1e13, in an error at @750 of a
+    /// layout whose numbers are below 1,024).
+    mutating func refactorIfFilled(settled: Bool = false, afterRemoval: Bool = false, removedMagnitude: Double = 0) {
         guard !tableau.journaling else { return }
         let clean = max(tableau.cleanTermCount, 64)
         let limit = settled ? clean + clean / 2 : 3 * max(originalTerms, clean) + 1024
-        guard tableau.termCount > limit || (afterRemoval && tableau.sawSmallPivot) else { return }
+        let leftBehind = heldConstants.largest
+        let outscaled = leftBehind > 0 && removedMagnitude * Tableau.smallPivotRatio > leftBehind
+        guard tableau.termCount > limit || (afterRemoval && (tableau.sawSmallPivot || outscaled)) else { return }
         rebuildAndReoptimize()
     }
 
