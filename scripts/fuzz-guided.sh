@@ -112,7 +112,13 @@ if [ -n "$runs" ]; then
   # next seed, up to 4 attempts of N runs (reading the corpus counts in N).
   next_seed=${seed:-1}
   for attempt in 1 2 3 4; do
-    fuzz -seed="$next_seed" -runs="$runs" && break
+    status=0
+    fuzz -seed="$next_seed" -runs="$runs" || status=$?
+    [ "$status" -eq 0 ] && break
+    if ! compgen -G "$out/artefacts/*" > /dev/null; then
+      echo "fuzz-guided: libFuzzer failed ($status) without an artefact; see $out/libfuzzer.log" >&2
+      exit "$status"
+    fi
     checked=0
     "${convert[@]}" --out "$out/attempt-$attempt" "$out"/artefacts/* > "$out/attempt-$attempt.log" 2>&1 || checked=$?
     [ "$checked" -eq 0 ] || break
