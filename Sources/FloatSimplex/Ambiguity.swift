@@ -62,8 +62,8 @@ extension CassowarySolver {
             #if LAYOUTBENCH_FAULTS
             let misread = kind == .slack && PlantedFault.isActive(.floatUpperBoundAmbiguity)
                 && records.indices.contains(scratch.symbols[symbol].owner)
-                && records[scratch.symbols[symbol].owner]?.constraint.relation == .lessThanOrEqual
-                && records[scratch.symbols[symbol].owner]?.constraint.strength.isRequired == true
+                && records[scratch.symbols[symbol].owner]?.relation == .lessThanOrEqual
+                && records[scratch.symbols[symbol].owner]?.strength.isRequired == true
             #else
             let misread = false
             #endif
@@ -236,7 +236,9 @@ extension CassowarySolver {
         beginCall()
         let checkpoint = tableau.beginAttempt()
         let recordTermCount = recordTerms.count
-        let succeeded = (try? insert(constraint, owner: freeRecords.last ?? records.count)) != nil
+        let succeeded = (try? insert(
+            constraint.terms, constant: constraint.constant, relation: constraint.relation, strength: constraint.strength,
+            owner: freeRecords.last ?? records.count)) != nil
         var read: (value: Double, changed: [(symbol: Int, value: Double)])?
         if succeeded {
             var changed: [(symbol: Int, value: Double)] = []

@@ -50,25 +50,29 @@ public struct CassowaryBackend: LayoutBackend {
     /// system with huge numbers is lowered to find out: `solve` lowers, `supports` need not.
     public func supports(_ system: ConstraintSystem) -> Support {
         if system.largestLiteralMagnitude <= 0x1p250 { return .supported }
-        return Self.lower(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
+        return Self.lowerPooled(system) == nil ? .unsupported("coefficients beyond Double range") : .supported
     }
 
     /// The exact lowering rounded to `Double` once, or nil if a number does not fit. Rows
     /// whose numbers are exact in `Double` are lowered in `Double` (the same numbers); the
     /// others through `Rational`.
     public static func lower(_ system: ConstraintSystem) -> LinearSystem<Double>? {
-        let linear = system.loweredRoundingOnce { constraint, index, level in
-            (system.lower(constraint, index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
+        lowerPooled(system)?.unpooled
+    }
+
+    /// ``lower(_:)``'s rows in one term pool: what ``solve(_:budget:)`` adds from.
+    public static func lowerPooled(_ system: ConstraintSystem) -> PooledLinearSystem? {
+        let linear = system.pooledRoundingOnce { index, level in
+            (system.lower(system.constraints[index], index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
         }
-        for row in linear.rows {
-            guard row.constant.isFinite, row.terms.allSatisfy({ $0.coefficient.isFinite }) else { return nil }
-        }
+        for row in linear.rows where !row.constant.isFinite { return nil }
+        for term in linear.terms where !term.coefficient.isFinite { return nil }
         return linear
     }
 
     public func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
         let start = ContinuousClock.now
-        guard let linear = Self.lower(system) else {
+        guard let linear = Self.lowerPooled(system) else {
             throw .unsupported(backend: name, reason: "coefficients beyond Double range")
         }
         let lowering = ContinuousClock.now - start
@@ -80,15 +84,21 @@ public struct CassowaryBackend: LayoutBackend {
 
     /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).
     public func solve(_ linear: LinearSystem<Double>, budget: Budget) throws(BackendError) -> BackendResult {
+        try solve(PooledLinearSystem(linear), budget: budget)
+    }
+
+    /// Solves pooled lowered rows (spec §5 semantics over their levels).
+    public func solve(_ linear: PooledLinearSystem, budget: Budget) throws(BackendError) -> BackendResult {
         let start = ContinuousClock.now
         var clock = PhaseClock()
         var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)
         var broken: [Int] = []
         var conflict: [Int] = []
-        // The required rows held, in the order added, and for each handle id the place of its
-        // row there (-1: an optional row), to turn the solver's explanation into rows.
-        var keptRequired: [LinearRow<Double>] = []
+        // The required rows held (as row indices), in the order added, and for each handle id
+        // the place of its row there (-1: an optional row), to turn the solver's explanation
+        // into rows.
+        var keptRequired: [Int] = []
         var keptPlace: [Int] = []
         keptPlace.reserveCapacity(linear.rows.count)
         var filterPivots = 0
@@ -99,29 +109,30 @@ public struct CassowaryBackend: LayoutBackend {
         }
         #if LAYOUTBENCH_FAULTS
         let merged = PlantedFault.isActive(.floatMergesNearPriorities) ? Self.levelsMergedByIntegralPart(linear.levels) : nil
-        func constraint(_ row: LinearRow<Double>) -> LinearConstraint {
-            var c = LinearConstraint(row)
-            if let merged, row.level > 0 { c.strength = Strength(level: merged[row.level - 1]) }
-            return c
+        func strength(_ row: PooledLinearSystem.Row) -> Strength {
+            if let merged, row.level > 0 { return Strength(level: merged[row.level - 1]) }
+            return Strength(level: row.level)
         }
         #else
-        func constraint(_ row: LinearRow<Double>) -> LinearConstraint { LinearConstraint(row) }
+        func strength(_ row: PooledLinearSystem.Row) -> Strength { Strength(level: row.level) }
         #endif
         func members(of explanation: [ConstraintHandle]) -> [LinearRow<Double>] {
             explanation.compactMap { handle in
-                handle.id < keptPlace.count && keptPlace[handle.id] >= 0 ? keptRequired[keptPlace[handle.id]] : nil
+                handle.id < keptPlace.count && keptPlace[handle.id] >= 0 ? linear.row(keptRequired[keptPlace[handle.id]]) : nil
             }
         }
-        let order = Self.additionOrder(linear)
+        let order = Self.additionOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
         var inRequiredRun = true
-        for row in order {
+        for index in order {
+            let row = linear.rows[index]
             if row.isRequired != inRequiredRun {
                 if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
                 inRequiredRun = row.isRequired
             }
             guard row.isRequired else {
                 do {
-                    try solver.addConstraint(constraint(row))
+                    try solver.addConstraint(
+                        linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row))
                     keptPlace.append(-1)
                 } catch {
                     if error == .budgetExceeded { return exceeded() }
@@ -130,9 +141,10 @@ public struct CassowaryBackend: LayoutBackend {
                 continue
             }
             do {
-                try solver.addConstraint(constraint(row))
+                try solver.addConstraint(
+                    linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row))
                 keptPlace.append(keptRequired.count)
-                keptRequired.append(row)
+                keptRequired.append(index)
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
@@ -140,7 +152,8 @@ public struct CassowaryBackend: LayoutBackend {
                         phases.solve += clock.lap()
                         var trials = TrialBudget(solver.remainingBudget)
                         let found = irreducibleConflict(
-                            failing: row, explanation: members(of: explanation), kept: keptRequired, trials: &trials)
+                            failing: linear.row(index), explanation: members(of: explanation),
+                            kept: keptRequired.map(linear.row(_:)), trials: &trials)
                         // The filter's pivots count as the solve's: the budget is charged for them.
                         filterPivots = trials.pivots
                         guard let found, solver.chargeBudget(trials.pivots) else { return exceeded() }
@@ -150,7 +163,8 @@ public struct CassowaryBackend: LayoutBackend {
                     #if LAYOUTBENCH_FAULTS
                     if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
                         let found = irreducibleConflict(
-                            failing: row, explanation: members(of: explanation), kept: keptRequired, budget: .unlimited) ?? []
+                            failing: linear.row(index), explanation: members(of: explanation),
+                            kept: keptRequired.map(linear.row(_:)), budget: .unlimited) ?? []
                         conflict = Array(Set(conflict).union(found)).sorted()
                     }
                     #endif
@@ -177,15 +191,10 @@ public struct CassowaryBackend: LayoutBackend {
         values.reserveCapacity(linear.variableCount)
         for variable in 0..<linear.variableCount { values.append(solver.value(of: Variable(variable))) }
         var objective = Array(repeating: 0.0, count: linear.levels.count)
-        for row in linear.rows where !row.isRequired && row.level <= objective.count {
-            let d = row.value(at: values)
-            let error: Double
-            switch row.relation {
-            case .equal: error = abs(d)
-            case .lessThanOrEqual: error = max(0, d)
-            case .greaterThanOrEqual: error = max(0, -d)
-            }
-            objective[row.level - 1] += error
+        for index in linear.rows.indices {
+            let row = linear.rows[index]
+            guard !row.isRequired && row.level <= objective.count else { continue }
+            objective[row.level - 1] += LinearConstraint.error(linear.value(ofRow: index, at: values), row.relation)
         }
         _ = clock.lap()
         // The probes together may read as many row terms as the solve did (at least
@@ -218,21 +227,28 @@ public struct CassowaryBackend: LayoutBackend {
     /// trial solves (up to ``conflictFilterLimit`` of them) share `budget`, what the caller's
     /// solve has left; nil when it runs out.
     func irreducibleConflict(
-        failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: [LinearRow<Double>], budget: Budget
+        failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: @autoclosure () -> [LinearRow<Double>],
+        budget: Budget
     ) -> [Int]? {
         var trials = TrialBudget(budget)
-        return irreducibleConflict(failing: failing, explanation: explanation, kept: kept, trials: &trials)
+        return irreducibleConflict(failing: failing, explanation: explanation, kept: kept(), trials: &trials)
     }
 
-    /// ``irreducibleConflict(failing:explanation:kept:budget:)`` charging `trials`.
+    /// ``irreducibleConflict(failing:explanation:kept:budget:)`` charging `trials`. `kept` is
+    /// read only when the explanation turns out feasible.
     func irreducibleConflict(
-        failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: [LinearRow<Double>], trials: inout TrialBudget
+        failing: LinearRow<Double>, explanation: [LinearRow<Double>], kept: @autoclosure () -> [LinearRow<Double>],
+        trials: inout TrialBudget
     ) -> [Int]? {
         var members = (explanation + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
+        // An explanation of equalities that proves itself infeasible and irreducible needs no
+        // trial solve to confirm it (on a chain of a thousand views, `conflict-late`, the
+        // trial re-solved two thirds of the layout).
+        if Self.isIrreducibleEqualityConflict(members, failing: failing) { return members.map(\.constraintIndex) }
         guard let explained = trials.isFeasible(members) else { return nil }
         if explained {
             // Rounding hid a member from the explanation: start from everything kept.
-            members = (kept + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
+            members = (kept() + [failing]).sorted { $0.constraintIndex < $1.constraintIndex }
         }
         if members.count <= conflictFilterLimit && !Self.isIrreducibleEqualityConflict(members, failing: failing) {
             var index = 0
@@ -268,27 +284,33 @@ public struct CassowaryBackend: LayoutBackend {
         guard members.count > 1, members.allSatisfy({ $0.relation == .equal }) else { return false }
         let others = members.filter { $0.constraintIndex != failing.constraintIndex }
         guard others.count == members.count - 1 else { return false }
+        // Flags and sums indexed by variable, not a set and a dictionary: hashing was most of
+        // the cost on a chain of a thousand equalities.
+        var variableCount = 0
+        for row in members { for term in row.terms { variableCount = max(variableCount, term.variable + 1) } }
         // Each row's first-named variable (the one whose coefficient is largest among those
         // no earlier row names), as a place in its terms.
-        var named = Set<Int>()
+        var named = Array(repeating: false, count: variableCount)
         var pivots: [Int] = []
         pivots.reserveCapacity(others.count)
         for row in others {
             var pivot = -1
-            for (place, term) in row.terms.enumerated() where !named.contains(term.variable) {
+            for (place, term) in row.terms.enumerated() where !named[term.variable] {
                 if pivot < 0 || abs(term.coefficient) > abs(row.terms[pivot].coefficient) { pivot = place }
             }
             guard pivot >= 0 else { return false }
             pivots.append(pivot)
-            for term in row.terms { named.insert(term.variable) }
+            for term in row.terms { named[term.variable] = true }
         }
         // Σ y_r · row_r per variable, with the largest magnitude summed into each (the scale
         // its cancellation is judged against); y_failing = 1.
-        var sums: [Int: (sum: Double, scale: Double)] = [:]
+        var sums = Array(repeating: (sum: 0.0, scale: 0.0), count: variableCount)
+        var touched: [Int] = []
         func accumulate(_ row: LinearRow<Double>, times weight: Double) {
             for term in row.terms {
                 let product = weight * term.coefficient
-                let old = sums[term.variable] ?? (0, 0)
+                let old = sums[term.variable]
+                if old == (0, 0) { touched.append(term.variable) }
                 sums[term.variable] = (old.sum + product, max(old.scale, abs(product)))
             }
         }
@@ -299,7 +321,7 @@ public struct CassowaryBackend: LayoutBackend {
         for index in others.indices.reversed() {
             let row = others[index]
             let pivot = row.terms[pivots[index]]
-            let (sum, scale) = sums[pivot.variable] ?? (0, 0)
+            let (sum, scale) = sums[pivot.variable]
             let weight = -sum / pivot.coefficient
             // A weight within rounding of zero: the member may not be needed.
             guard weight.isFinite, abs(sum) > 1e-9 * scale else { return false }
@@ -311,7 +333,7 @@ public struct CassowaryBackend: LayoutBackend {
         let largest = max(1, weights.lazy.map(abs).max() ?? 1)
         guard weights.allSatisfy({ abs($0) > 1e-9 * largest }) else { return false }
         // Every variable cancels, and the constants do not: a proof of infeasibility.
-        for (_, entry) in sums where abs(entry.sum) > 1e-9 * entry.scale { return false }
+        for variable in touched where abs(sums[variable].sum) > 1e-9 * sums[variable].scale { return false }
         return abs(constant) > 1e-9 * constantScale
     }
 
@@ -339,7 +361,7 @@ public struct CassowaryBackend: LayoutBackend {
             }
             for row in rows {
                 do {
-                    try solver.addConstraint(LinearConstraint(row))
+                    try solver.addConstraint(row, strength: Strength(level: row.level))
                 } catch {
                     return error == .budgetExceeded ? nil : false
                 }
@@ -351,7 +373,7 @@ public struct CassowaryBackend: LayoutBackend {
     /// The order ``solve(_:budget:)`` adds the rows in: the file's order, required and
     /// optional rows interleaved, up to ``strongestFirstLevelCount`` levels; above it the
     /// required rows in file order, then the optional ones strongest level first
-    /// (``optionalRowsStrongestFirst(_:)``). Neither the optimum nor the broken list depends
+    /// (``additionOrder(_:levelCount:level:)``). Neither the optimum nor the broken list depends
     /// on the order (optional rows never make the required ones infeasible, so the walk keeps
     /// the same required rows); the work does.
     ///
@@ -364,11 +386,21 @@ public struct CassowaryBackend: LayoutBackend {
     /// at 1,000 views `table-cells` needed 2,028 pivots that way and none in file order).
     public static func additionOrder(_ linear: LinearSystem<Double>) -> [LinearRow<Double>] {
         guard linear.levels.count > strongestFirstLevelCount else { return linear.rows }
-        return linear.rows.filter(\.isRequired) + optionalRowsStrongestFirst(linear)
+        return additionOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }.map { linear.rows[$0] }
+    }
+
+    /// ``additionOrder(_:)`` as row indices, for `count` rows of which row i is at `level(i)`.
+    static func additionOrder(_ count: Int, levelCount: Int, level: (Int) -> Int) -> [Int] {
+        guard levelCount > strongestFirstLevelCount else { return Array(0..<count) }
+        // Required rows in file order, then the optional ones strongest level first (in file
+        // order within a level), then any beyond the levels.
+        var byLevel = Array(repeating: [Int](), count: levelCount + 2)
+        for index in 0..<count { byLevel[min(level(index), levelCount + 1)].append(index) }
+        return Array(byLevel.joined())
     }
 
     /// Above this many levels the optional rows are added after the required ones, strongest
-    /// level first (``optionalRowsStrongestFirst(_:)``).
+    /// level first (``additionOrder(_:levelCount:level:)``).
     ///
     /// Reduced costs are vectors over the levels. In file order, a row stronger than the rows
     /// held moves what they fixed: a pivot, whose entering cost is as long as the levels it
@@ -377,17 +409,6 @@ public struct CassowaryBackend: LayoutBackend {
     /// first, a row weaker than every level held is absorbed by its own error with no pivot
     /// (0 pivots there). With a few levels the vectors are short and file order costs little.
     static let strongestFirstLevelCount = 32
-
-    /// The optional rows, strongest level first and in file order within a level. The optimum
-    /// does not depend on the order; the work does (``strongestFirstLevelCount``).
-    static func optionalRowsStrongestFirst(_ linear: LinearSystem<Double>) -> [LinearRow<Double>] {
-        var byLevel = Array(repeating: [LinearRow<Double>](), count: linear.levels.count + 1)
-        var beyond: [LinearRow<Double>] = []
-        for row in linear.rows where !row.isRequired {
-            if row.level < byLevel.count { byLevel[row.level].append(row) } else { beyond.append(row) }
-        }
-        return byLevel.joined() + beyond
-    }
 
     #if LAYOUTBENCH_FAULTS
     /// For the planted fault: each level mapped to the first (strongest) level whose

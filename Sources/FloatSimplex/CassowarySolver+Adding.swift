@@ -11,7 +11,24 @@ extension CassowarySolver {
     /// was. Optional constraints are always accepted.
     @discardableResult
     public mutating func addConstraint(_ constraint: LinearConstraint) throws(CassowaryError) -> ConstraintHandle {
-        try Self.validate(constraint)
+        try addConstraint(constraint.terms, constant: constraint.constant, relation: constraint.relation, strength: constraint.strength)
+    }
+
+    /// Adds a lowered row at `strength` (usually `Strength(level: row.level)`), as
+    /// ``addConstraint(_:)`` adds the same row as a ``LinearConstraint``, without converting it:
+    /// the one-shot backend adds thousands of rows, each read once.
+    @discardableResult
+    public mutating func addConstraint(_ row: LinearRow<Double>, strength: Strength) throws(CassowaryError) -> ConstraintHandle {
+        try addConstraint(row.terms, constant: row.constant, relation: row.relation, strength: strength)
+    }
+
+    /// Adds `Σ terms + constant  relation  0` at `strength`, as ``addConstraint(_:)`` adds the
+    /// same constraint, reading the terms where they are (a lowered system's term pool).
+    @discardableResult
+    public mutating func addConstraint<Terms: Collection>(
+        _ terms: Terms, constant: Double, relation: Relation, strength: Strength
+    ) throws(CassowaryError) -> ConstraintHandle where Terms.Element: SolverTerm {
+        try Self.validate(terms, constant: constant, strength: strength)
         beginCall()
         // A removed constraint's id is handed out again (see `freeRecords`).
         let id = freeRecords.last ?? records.count
@@ -19,12 +36,12 @@ extension CassowarySolver {
         let recordTermCount = recordTerms.count
         do {
             let pivotsBefore = tableau.pivots
-            let record = try insert(constraint, owner: id)
+            let record = try insert(terms, constant: constant, relation: relation, strength: strength, owner: id)
             tableau.commitAttempt()
             if tableau.pivots == pivotsBefore { tableau.cleanTermCount = tableau.termCount }
             liveCount += 1
             originalTerms += record.count
-            heldConstants.insert(record.constraint.constant)
+            heldConstants.insert(record.constant)
             countNames(in: record, by: 1)
             if id < records.count {
                 freeRecords.removeLast()
@@ -61,17 +78,19 @@ extension CassowarySolver {
         tableau.rollBack(to: checkpoint)
     }
 
-    static func validate(_ constraint: LinearConstraint) throws(CassowaryError) {
-        guard constraint.constant.isFinite else { throw .invalidInput("constant \(constraint.constant)") }
-        for term in constraint.terms where !term.coefficient.isFinite {
-            throw .invalidInput("coefficient \(term.coefficient) of \(term.variable)")
+    static func validate<Terms: Collection>(
+        _ terms: Terms, constant: Double, strength: Strength
+    ) throws(CassowaryError) where Terms.Element: SolverTerm {
+        guard constant.isFinite else { throw .invalidInput("constant \(constant)") }
+        for term in terms where !term.solverCoefficient.isFinite {
+            throw .invalidInput("coefficient \(term.solverCoefficient) of \(Variable(term.solverVariable))")
         }
-        guard constraint.strength.level >= 0 else { throw .invalidInput("negative level \(constraint.strength.level)") }
+        guard strength.level >= 0 else { throw .invalidInput("negative level \(strength.level)") }
     }
 
     /// The constraint's own row (`Σ terms + constant = 0`, markers included).
     func row(of record: Record) -> Row {
-        Row(constant: record.constraint.constant, terms: Array(recordTerms[record.start..<record.start + record.count]))
+        Row(constant: record.constant, terms: Array(recordTerms[record.start..<record.start + record.count]))
     }
 
     /// Adds `amount` to ``namingRecords`` for every external symbol `record` names.
@@ -84,22 +103,24 @@ extension CassowarySolver {
         }
     }
 
-    mutating func insert(_ constraint: LinearConstraint, owner: Int) throws(Failure) -> Record {
-        tableau.tolerance.include(value: constraint.constant)
+    mutating func insert<Terms: Collection>(
+        _ terms: Terms, constant: Double, relation: Relation, strength: Strength, owner: Int
+    ) throws(Failure) -> Record where Terms.Element: SolverTerm {
+        tableau.tolerance.include(value: constant)
         // The constraint's row goes straight into the record pool: `start...` is its run.
         if recordTerms.isEmpty { recordTerms.reserveCapacity(40) }
         if records.isEmpty { records.reserveCapacity(12) }
         let start = recordTerms.count
-        let constant = constraint.constant
-        for term in constraint.terms where term.coefficient != 0 {
-            tableau.tolerance.include(coefficient: term.coefficient)
-            let symbol = makeSymbol(for: term.variable)
+        for term in terms where term.solverCoefficient != 0 {
+            let coefficient = term.solverCoefficient
+            tableau.tolerance.include(coefficient: coefficient)
+            let symbol = makeSymbol(for: Variable(term.solverVariable))
             var merged = false
             for index in start..<recordTerms.count where recordTerms[index].symbol == symbol {
-                recordTerms[index].coefficient += term.coefficient
+                recordTerms[index].coefficient += coefficient
                 merged = true
             }
-            if !merged { recordTerms.append(Term(symbol, term.coefficient)) }
+            if !merged { recordTerms.append(Term(symbol, coefficient)) }
         }
         // Drop terms that cancelled (a variable named twice with opposite coefficients).
         var kept = start
@@ -117,11 +138,11 @@ extension CassowarySolver {
         }
 
         // Markers. Rows read `expression + markers = 0`.
-        let level = Int32(clamping: constraint.strength.level)
+        let level = Int32(clamping: strength.level)
         let marker: Int
         var other = -1
         var subject: Int
-        switch (constraint.relation, constraint.strength.isRequired) {
+        switch (relation, strength.isRequired) {
         case (.equal, true):
             marker = tableau.newSymbol(.dummy, owner: owner)
             recordTerms.append(Term(marker, 1))
@@ -162,7 +183,7 @@ extension CassowarySolver {
         // `b.width == 1e10 * a.width` as zero.)
         if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
 
-        let record = Record(constraint: constraint, start: start, count: recordTerms.count - start, marker: marker, other: other)
+        let record = Record(constant: constant, relation: relation, strength: strength, start: start, count: recordTerms.count - start, marker: marker, other: other)
         defineSubject(subject, from: record)
         if tableau.symbols[subject].costLevel != 0 {
             // The subject carries cost while basic: its reduced row joins the objective.
@@ -172,7 +193,7 @@ extension CassowarySolver {
             tableau.recycle(reduced)
         }
         tableau.checkInvariantsAfterMutation()
-        try reoptimize(constraint.strength.isRequired ? .mayConflict(pending: owner) : .keepsRequiredFeasible)
+        try reoptimize(strength.isRequired ? .mayConflict(pending: owner) : .keepsRequiredFeasible)
         return record
     }
 
@@ -198,7 +219,7 @@ extension CassowarySolver {
         }
         tableau.highRank += 1
         if !tableau.reducedCosts[subject].isZero { tableau.setReducedCost(subject, LexVector()) }
-        tableau.setRow(subject, constant: record.constraint.constant * scale, termsFrom: start, rank: tableau.highRank)
+        tableau.setRow(subject, constant: record.constant * scale, termsFrom: start, rank: tableau.highRank)
         tableau.setValue(subject, tableau.evaluate(subject))
     }
 }

@@ -37,7 +37,7 @@ extension CassowarySolver {
             }
         }
         if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
-        heldConstants.remove(record.constraint.constant)
+        heldConstants.remove(record.constant)
         recycle(record, id: handle.id)
         refactorIfFilled(settled: true, afterRemoval: true, removedMagnitude: removedMagnitude)
         tableau.compactIfWasteful()
@@ -132,7 +132,7 @@ extension CassowarySolver {
     /// `|constant| + Σ |coefficient · value|` over the record's own terms at the current
     /// point: the size of the numbers its rows mixed into the tableau.
     private func magnitude(of record: Record) -> Double {
-        var sum = abs(record.constraint.constant)
+        var sum = abs(record.constant)
         for index in record.start..<record.start + record.count {
             sum += abs(recordTerms[index].coefficient * tableau.symbols[recordTerms[index].symbol].value)
         }

@@ -282,7 +282,7 @@ extension CassowarySolver {
     /// left out: they are its residual) at the current point: the size of the numbers its
     /// residual is computed from, whatever the basis.
     func ownMagnitude(_ record: Record) -> Double {
-        var sum = abs(record.constraint.constant)
+        var sum = abs(record.constant)
         for index in record.start..<record.start + record.count {
             let symbol = recordTerms[index].symbol
             guard tableau.symbols[symbol].kind == .external, tableau.symbols[symbol].isBasic else { continue }
@@ -313,7 +313,7 @@ extension CassowarySolver {
             let kind = tableau.symbols[symbol].kind
             guard kind == .slack || kind == .dummy else { return }
             let owner = tableau.symbols[symbol].owner
-            if owner == pending || (owner >= 0 && owner < records.count && records[owner]?.constraint.strength.isRequired == true) {
+            if owner == pending || (owner >= 0 && owner < records.count && records[owner]?.strength.isRequired == true) {
                 owners.insert(owner)
             }
         }

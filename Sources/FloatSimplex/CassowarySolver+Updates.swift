@@ -31,13 +31,13 @@ extension CassowarySolver {
         for change in changes {
             let id = change.handle.id
             // Read field by field: binding the record would copy it (and retain its terms).
-            guard let old = records[id]?.constraint.constant else { continue }
+            guard let old = records[id]?.constant else { continue }
             let delta = change.constant - old
             if delta == 0 { continue }
             previous.append((id, old))
-            records[id]?.constraint.constant = change.constant
+            records[id]?.constant = change.constant
             heldConstants.replace(old, with: change.constant)
-            if records[id]?.constraint.strength.isRequired == true { requiredChanged = true }
+            if records[id]?.strength.isRequired == true { requiredChanged = true }
             tableau.tolerance.include(value: change.constant)
             let (marker, start, count) = records[id].map { ($0.marker, $0.start, $0.count) } ?? (-1, 0, 0)
             var coefficient = 0.0
@@ -64,8 +64,8 @@ extension CassowarySolver {
         } catch {
             tableau.rollBack(to: checkpoint)
             for (id, constant) in previous.reversed() {
-                if let now = records[id]?.constraint.constant { heldConstants.replace(now, with: constant) }
-                records[id]?.constraint.constant = constant
+                if let now = records[id]?.constant { heldConstants.replace(now, with: constant) }
+                records[id]?.constant = constant
             }
             switch error {
             case .infeasible(let owners):
@@ -89,10 +89,10 @@ extension CassowarySolver {
     /// priority back and forth does not grow the tableau. Atomic like ``setConstants(_:)``.
     public mutating func setStrength(_ handle: ConstraintHandle, to strength: Strength) throws(CassowaryError) {
         guard let record = hasConstraint(handle) ? records[handle.id] : nil else { throw .unknownConstraint(handle) }
-        guard !strength.isRequired, !record.constraint.strength.isRequired, strength.level <= Int(Int32.max) else {
+        guard !strength.isRequired, !record.strength.isRequired, strength.level <= Int(Int32.max) else {
             throw .invalidInput("a strength may only move between optional levels")
         }
-        if strength == record.constraint.strength { return }
+        if strength == record.strength { return }
         beginCall()
         let checkpoint = tableau.beginAttempt()
         let newLevel = Int32(strength.level)
@@ -114,14 +114,14 @@ extension CassowarySolver {
             moved.append((symbol, tableau.symbols[symbol].costLevel))
             tableau.symbols[symbol].costLevel = newLevel
         }
-        records[handle.id]?.constraint.strength = strength
+        records[handle.id]?.strength = strength
         do {
             if !tableau.candidates.isEmpty { try optimize() }
             tableau.commitAttempt()
         } catch {
             tableau.rollBack(to: checkpoint)
             for (symbol, level) in moved { tableau.symbols[symbol].costLevel = level }
-            records[handle.id]?.constraint.strength = record.constraint.strength
+            records[handle.id]?.strength = record.strength
             switch error {
             case .budgetExceeded: throw .budgetExceeded
             default: throw .internalFailure("strength change: \(error)")
@@ -164,7 +164,7 @@ extension CassowarySolver {
         }
         precondition(records.count - freeRecords.count == liveCount, "live count \(liveCount) against the records")
         var census = BinadeCensus()
-        for case let record? in records { census.insert(record.constraint.constant) }
+        for case let record? in records { census.insert(record.constant) }
         precondition(census.count == heldConstants.count && census.largest == heldConstants.largest,
                      "held constants' census \(heldConstants.count) (largest \(heldConstants.largest)) against the records' \(census.count) (\(census.largest))")
         var naming = [Int32](repeating: 0, count: tableau.symbolCount)

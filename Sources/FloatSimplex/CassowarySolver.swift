@@ -20,8 +20,14 @@ import LayoutModel
 /// `CassowarySolver` is a value type: copying it copies the whole state (lazily, by the
 /// standard library's copy-on-write arrays).
 public struct CassowarySolver: Sendable {
+    /// A held constraint: what the solver needs of it besides its row. Its terms live only
+    /// in ``recordTerms`` (over symbols), so a record holds no array: a solver of thousands
+    /// of constraints is freed as a handful of buffers, and a caller's rows are read, never kept.
     struct Record: Sendable {
-        var constraint: LinearConstraint
+        /// The constraint's constant, as added or as last changed.
+        var constant: Double
+        var relation: Relation
+        var strength: Strength
         /// The constraint over symbols, markers included: `Σ terms + constant = 0` (what a
         /// refactorisation starts from), its terms at `recordTerms[start ..< start + count]`
         /// and its constant the constraint's.
@@ -40,8 +46,10 @@ public struct CassowarySolver: Sendable {
         var marker: Int { Int(storedMarker) }
         var other: Int { Int(storedOther) }
 
-        init(constraint: LinearConstraint, start: Int, count: Int, marker: Int, other: Int) {
-            self.constraint = constraint
+        init(constant: Double, relation: Relation, strength: Strength, start: Int, count: Int, marker: Int, other: Int) {
+            self.constant = constant
+            self.relation = relation
+            self.strength = strength
             storedStart = Int32(truncatingIfNeeded: start)
             storedCount = Int32(truncatingIfNeeded: count)
             storedMarker = Int32(truncatingIfNeeded: marker)
@@ -160,9 +168,18 @@ public struct CassowarySolver: Sendable {
         handle.id >= 0 && handle.id < records.count && records[handle.id] != nil
     }
 
-    /// The constraint `handle` names, if it is held.
+    /// The constraint `handle` names, if it is held: its terms as the solver holds them (one
+    /// per variable, in the order first named; terms that cancelled are gone).
     public func constraint(_ handle: ConstraintHandle) -> LinearConstraint? {
-        hasConstraint(handle) ? records[handle.id]?.constraint : nil
+        guard hasConstraint(handle), let record = records[handle.id] else { return nil }
+        var terms: [LinearConstraint.Term] = []
+        for index in record.start..<record.start + record.count {
+            let term = recordTerms[index]
+            if tableau.symbols[term.symbol].kind == .external {
+                terms.append(LinearConstraint.Term(Variable(tableau.symbols[term.symbol].owner), term.coefficient))
+            }
+        }
+        return LinearConstraint(terms, constant: record.constant, relation: record.relation, strength: record.strength)
     }
 
     /// The variable's value at the current optimum (0 for a variable never constrained).
@@ -177,9 +194,16 @@ public struct CassowarySolver: Sendable {
         var sums = Array(repeating: 0.0, count: max(levelCount, 0))
         for record in records {
             guard let record else { continue }
-            let level = record.constraint.strength.level
+            let level = record.strength.level
             if level >= 1 && level <= levelCount {
-                sums[level - 1] += record.constraint.error(at: value(of:))
+                var d = record.constant
+                for index in record.start..<record.start + record.count {
+                    let term = recordTerms[index]
+                    if tableau.symbols[term.symbol].kind == .external && tableau.symbols[term.symbol].isBasic {
+                        d += term.coefficient * tableau.symbols[term.symbol].value
+                    }
+                }
+                sums[level - 1] += LinearConstraint.error(d, record.relation)
             }
         }
         return sums

@@ -86,13 +86,36 @@ public struct LinearConstraint: Sendable, Hashable {
     /// The constraint's error at a point (spec §5): |d| for `==`, max(0, d) for `<=`,
     /// max(0, −d) for `>=`.
     public func error(at value: (Variable) -> Double) -> Double {
-        let d = residual(at: value)
+        Self.error(residual(at: value), relation)
+    }
+
+    /// The error of a constraint whose left side is `d` (spec §5).
+    @inlinable
+    public static func error(_ d: Double, _ relation: Relation) -> Double {
         switch relation {
         case .equal: return abs(d)
         case .lessThanOrEqual: return max(0, d)
         case .greaterThanOrEqual: return max(0, -d)
         }
     }
+}
+
+/// A term as a caller hands it to ``CassowarySolver``: a variable's index and its
+/// coefficient. Both ``LinearConstraint/Term`` and a lowered row's `LinearTerm<Double>` are
+/// read as they are, with no conversion.
+public protocol SolverTerm {
+    var solverVariable: Int { get }
+    var solverCoefficient: Double { get }
+}
+
+extension LinearConstraint.Term: SolverTerm {
+    @inlinable public var solverVariable: Int { variable.index }
+    @inlinable public var solverCoefficient: Double { coefficient }
+}
+
+extension LinearTerm: SolverTerm where Scalar == Double {
+    @inlinable public var solverVariable: Int { variable }
+    @inlinable public var solverCoefficient: Double { coefficient }
 }
 
 /// Names a constraint added to a ``CassowarySolver``; valid until it is removed.

@@ -404,8 +404,10 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
 
     /// Whether the constraint is mirrored under `direction rtl` (it names a directional
     /// attribute on either side).
-    public func isMirrored(_ constraint: Constraint) -> Bool {
-        direction == .rightToLeft
-            && (constraint.first.attribute.isDirectional || constraint.second?.attribute.isDirectional == true)
+    public func isMirrored(_ constraint: Constraint) -> Bool { isMirrored(constraint.first, constraint.second) }
+
+    /// ``isMirrored(_:)`` for a constraint relating `first` to `second`.
+    func isMirrored(_ first: AttributeReference, _ second: AttributeReference?) -> Bool {
+        direction == .rightToLeft && (first.attribute.isDirectional || second?.attribute.isDirectional == true)
     }
 }

@@ -118,28 +118,64 @@ extension ConstraintSystem {
 
     /// The distinct optional priorities that occur, highest first.
     public var optionalLevels: [Priority] {
+        priorityCensus(recordingPlaces: false).distinct.sorted(by: >)
+    }
+
+    /// The optional levels, highest first, and each constraint's level number (0 for a
+    /// required one): one pass over the priorities for the whole lowering, instead of a
+    /// lookup per row.
+    func levelOfEachConstraint() -> (levels: PriorityLevels, levelOf: [Int32]) {
+        let census = priorityCensus(recordingPlaces: true)
+        let order = census.distinct.indices.sorted { census.distinct[$0] > census.distinct[$1] }
+        var levelOfPlace = Array(repeating: Int32(0), count: order.count)
+        for (k, place) in order.enumerated() { levelOfPlace[place] = Int32(k + 1) }
+        let levelOf = census.places.map { $0 < 0 ? 0 : levelOfPlace[Int($0)] }
+        return (PriorityLevels(order.map { census.distinct[$0] }), levelOf)
+    }
+
+    /// The distinct optional priorities in the order they first occur and, when asked, each
+    /// constraint's place among them (-1 for a required one).
+    private func priorityCensus(recordingPlaces: Bool) -> (distinct: [Priority], places: [Int32]) {
         // Hashing a priority hashes its literal's digits: while there are few distinct ones
         // (most layouts use a handful), a linear scan of those seen is cheaper.
         var distinct: [Priority] = []
-        var hashed = Set<Priority>()
-        var previous: Priority?
+        var hashed: [Priority: Int32] = [:]
+        var places: [Int32] = []
+        if recordingPlaces { places.reserveCapacity(constraints.count) }
+        var previous: (priority: Priority, place: Int32)?
         // By index: `for constraint in constraints` copies each whole constraint out (a
         // retain and a release of each of its literals) to read one field.
         for index in constraints.indices {
             // Runs of one priority are common (a row's pins, a family's hugging): look up once per run.
-            let priority = constraints[index].priority
-            if priority == previous { continue }
-            previous = priority
-            if priority.value.isThousand { continue }
-            if hashed.isEmpty {
-                if distinct.contains(priority) { continue }
-                distinct.append(priority)
-                if distinct.count > PriorityLevels.linearScanLimit { hashed = Set(distinct) }
-            } else if hashed.insert(priority).inserted {
-                distinct.append(priority)
+            let place: Int32
+            if let previous, constraints[index].priority == previous.priority {
+                place = previous.place
+            } else {
+                let priority = constraints[index].priority
+                if priority.value.isThousand {
+                    place = -1
+                } else if hashed.isEmpty {
+                    if let found = distinct.firstIndex(of: priority) {
+                        place = Int32(found)
+                    } else {
+                        place = Int32(distinct.count)
+                        distinct.append(priority)
+                        if distinct.count > PriorityLevels.linearScanLimit {
+                            for (k, seen) in distinct.enumerated() { hashed[seen] = Int32(k) }
+                        }
+                    }
+                } else if let found = hashed[priority] {
+                    place = found
+                } else {
+                    place = Int32(distinct.count)
+                    hashed[priority] = place
+                    distinct.append(priority)
+                }
+                previous = (priority, place)
             }
+            if recordingPlaces { places.append(place) }
         }
-        return distinct.sorted(by: >)
+        return (distinct, places)
     }
 
     /// The display name of a variable, `ITEM.x` etc.
@@ -159,13 +195,12 @@ extension ConstraintSystem {
         let levels = levelNumbers()
         var rows: [LinearRow<Scalar>] = []
         rows.reserveCapacity(constraints.count)
-        var scratch: [LinearTerm<Scalar>] = []
-        scratch.reserveCapacity(16)
+        var scratch = LoweredTerms<Scalar>()
         let ancestry = ItemAncestry(self)
         for (index, constraint) in constraints.enumerated() {
             let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &scratch)
             rows.append(LinearRow(
-                terms: scratch, constant: constant, relation: constraint.relation,
+                terms: Array(scratch), constant: constant, relation: constraint.relation,
                 level: levels.level(of: constraint.priority), constraintIndex: index))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels.levels)
@@ -173,71 +208,60 @@ extension ConstraintSystem {
 
     /// Lowers one constraint.
     public func lower<Scalar: LinearScalar>(_ constraint: Constraint, index: Int, level: Int) -> LinearRow<Scalar> {
-        var terms: [LinearTerm<Scalar>] = []
+        var terms = LoweredTerms<Scalar>()
         let constant = lowerTerms(constraint, index: index, ancestry: nil, into: &terms)
-        return LinearRow(terms: terms, constant: constant, relation: constraint.relation, level: level, constraintIndex: index)
+        return LinearRow(terms: Array(terms), constant: constant, relation: constraint.relation, level: level, constraintIndex: index)
     }
 
     /// Writes the constraint's lowered terms into `terms` (emptied first; sorted by variable,
-    /// merged, zero-free) and returns its constant. One scratch array serves a whole
-    /// lowering, so a row costs one allocation: its own terms. Nearest common ancestors come
+    /// merged, zero-free) and returns its constant. Nearest common ancestors come
     /// from `ancestry` when there is one (a table, for lowering many constraints).
     ///
     /// The arithmetic is the same, operation by operation, for every `Scalar`: each side's
     /// terms and constant, the second side's times −multiplier, the constant, the row
     /// scale, then terms of one variable summed in the order they were written (a rounding
     /// scalar such as `Double` therefore rounds the same way whatever the caller).
+    @inline(__always)
     func lowerTerms<Scalar: LinearScalar>(
-        _ constraint: borrowing Constraint, index: Int, ancestry: ItemAncestry?, into terms: inout [LinearTerm<Scalar>]
+        _ constraint: borrowing Constraint, index: Int, ancestry: ItemAncestry?, into terms: inout LoweredTerms<Scalar>
     ) -> Scalar {
-        terms.removeAll(keepingCapacity: true)
-        let mirrored = isMirrored(constraint)
+        lowerTerms(
+            constraint.first, constraint.second, multiplier: constraint.multiplier, constant: constraint.constant,
+            index: index, ancestry: ancestry, into: &terms)
+    }
+
+    /// ``lowerTerms(_:index:ancestry:into:)`` from the fields lowering reads, so that a caller
+    /// lowering the system's own constraints reads them in place: a whole constraint passed
+    /// from the array was copied (a retain and a release of each of its strings) per row.
+    func lowerTerms<Scalar: LinearScalar>(
+        _ first: AttributeReference, _ second: AttributeReference?, multiplier: NumericLiteral,
+        constant literalConstant: NumericLiteral, index: Int, ancestry: ItemAncestry?,
+        into terms: inout LoweredTerms<Scalar>
+    ) -> Scalar {
+        terms.removeAll()
+        let mirrored = isMirrored(first, second)
         // Only positions are measured from the nearest common ancestor.
-        let needsAncestor = !constraint.first.attribute.isSize || constraint.second?.attribute.isSize == false
+        let needsAncestor = !first.attribute.isSize || second?.attribute.isSize == false
         let ancestor = needsAncestor
-            ? constraint.second.map { second in
-                ancestry?.nearestCommonAncestor(constraint.first.item, second.item)
-                    ?? nearestCommonAncestor(constraint.first.item, second.item)
-            } ?? constraint.first.item
-            : constraint.first.item
-        var constant = expression(constraint.first, ancestor: ancestor, mirrored: mirrored, times: nil, into: &terms)
-        if let second = constraint.second {
-            let factor = -Scalar(literal: constraint.multiplier)
+            ? second.map { second in
+                ancestry?.nearestCommonAncestor(first.item, second.item) ?? nearestCommonAncestor(first.item, second.item)
+            } ?? first.item
+            : first.item
+        var constant = expression(first, ancestor: ancestor, mirrored: mirrored, times: nil, into: &terms)
+        if let second {
+            let factor = -Scalar(literal: multiplier)
             let rhs = expression(second, ancestor: ancestor, mirrored: mirrored, times: factor, into: &terms)
             constant = constant + rhs * factor
         }
-        constant = constant - Scalar(literal: constraint.constant)
-        if let k = rowScales[index] {
+        constant = constant - Scalar(literal: literalConstant)
+        // Most systems scale no row: a hash lookup per row was a tenth of lowering's cost.
+        if !rowScales.isEmpty, let k = rowScales[index] {
             let scale = Scalar(literal: k)
             for i in terms.indices { terms[i].coefficient = terms[i].coefficient * scale }
             // `0 + c·k`, not `c·k`: in Double the two differ in the sign of a zero.
             constant = .zero + constant * scale
         }
-        // A stable insertion sort (rows are a dozen terms at most), then sums in that order.
-        for i in terms.indices.dropFirst() {
-            let term = terms[i]
-            var j = i
-            while j > 0 && terms[j - 1].variable > term.variable {
-                terms[j] = terms[j - 1]
-                j -= 1
-            }
-            terms[j] = term
-        }
-        var kept = 0
-        var i = 0
-        while i < terms.count {
-            var term = terms[i]
-            i += 1
-            while i < terms.count && terms[i].variable == term.variable {
-                term.coefficient = term.coefficient + terms[i].coefficient
-                i += 1
-            }
-            if !term.coefficient.isZero {
-                terms[kept] = term
-                kept += 1
-            }
-        }
-        terms.removeLast(terms.count - kept)
+        terms.sortAndMerge()
         return constant
     }
 
@@ -247,7 +271,7 @@ extension ConstraintSystem {
     /// multiplied: the caller does that once).
     private func expression<Scalar: LinearScalar>(
         _ ref: AttributeReference, ancestor: ItemIndex, mirrored: Bool, times factor: Scalar?,
-        into terms: inout [LinearTerm<Scalar>]
+        into terms: inout LoweredTerms<Scalar>
     ) -> Scalar {
         let owner = ref.item
         let rtl = direction == .rightToLeft
@@ -314,7 +338,7 @@ extension ConstraintSystem {
     @inline(__always)
     private func edge<Scalar: LinearScalar>(
         _ component: FrameComponent, of item: ItemIndex, _ coefficient: Scalar,
-        _ terms: inout [LinearTerm<Scalar>], _ constant: inout Scalar
+        _ terms: inout LoweredTerms<Scalar>, _ constant: inout Scalar
     ) {
         if item == 0 {
             let literal = items[0].frame?[component.rawValue] ?? .zero

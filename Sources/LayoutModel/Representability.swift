@@ -13,8 +13,7 @@ extension ConstraintSystem {
     public func firstUnrepresentableConstraint(at values: [Double]) -> (index: Int, detail: String)? {
         guard values.count == variableCount else { return nil }
         let ancestry = ItemAncestry(self)
-        var terms: [LinearTerm<Double>] = []
-        terms.reserveCapacity(16)
+        var terms = LoweredTerms<Double>()
         for (index, constraint) in constraints.enumerated() {
             let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &terms)
             var sum = constant

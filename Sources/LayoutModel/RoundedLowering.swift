@@ -16,37 +16,41 @@ extension ConstraintSystem {
     /// A row computed in `Double` whose every number is exact or one literal rounded once is
     /// taken as it is; else one whose numbers are fractions of integers below 2⁵³ once
     /// reduced is computed in such fractions. Any other row is handed to `exactRow`
-    /// (constraint, its index, its level), which must lower it exactly and round each number
+    /// (the constraint's index, its level), which must lower it exactly and round each number
     /// once; `Rational` lives above this module, hence the closure.
-    public func loweredRoundingOnce(
-        exactRow: (_ constraint: Constraint, _ index: Int, _ level: Int) -> LinearRow<Double>
-    ) -> LinearSystem<Double> {
-        let levels = levelNumbers()
-        var rows: [LinearRow<Double>] = []
+    public func loweredRoundingOnce(exactRow: (_ index: Int, _ level: Int) -> LinearRow<Double>) -> LinearSystem<Double> {
+        pooledRoundingOnce(exactRow: exactRow).unpooled
+    }
+
+    /// ``loweredRoundingOnce(exactRow:)``'s rows in one term pool: the same numbers, a few
+    /// allocations in all instead of one per row.
+    public func pooledRoundingOnce(exactRow: (_ index: Int, _ level: Int) -> LinearRow<Double>) -> PooledLinearSystem {
+        let (levels, levelOf) = levelOfEachConstraint()
+        var rows: [PooledLinearSystem.Row] = []
         rows.reserveCapacity(constraints.count)
-        var fractions: [LinearTerm<SmallFraction>] = []
-        var checked: [LinearTerm<CheckedDouble>] = []
-        fractions.reserveCapacity(16)
-        checked.reserveCapacity(16)
+        var pool: [LinearTerm<Double>] = []
+        // Most rows have two or three terms.
+        pool.reserveCapacity(3 * constraints.count)
+        var fractions = LoweredTerms<SmallFraction>()
+        var checked = LoweredTerms<CheckedDouble>()
         let ancestry = ItemAncestry(self)
-        // Read in place: a constraint copied out of the array costs a retain and a release of
-        // each of its literals, per row.
-        constraints.withUnsafeBufferPointer { constraints in
-            var previous: (priority: Priority, level: Int)?
-            for index in constraints.indices {
-                let priority = constraints[index].priority
-                let level: Int
-                if let previous, previous.priority == priority {
-                    level = previous.level
-                } else {
-                    level = priority.value.isThousand ? 0 : levels.level(of: priority)
-                    previous = (priority, level)
-                }
-                rows.append(roundedOnceRow(constraints[index], index, level: level, ancestry: ancestry, checked: &checked, fractions: &fractions)
-                    ?? exactRow(constraints[index], index, level))
+        for index in constraints.indices {
+            let level = Int(levelOf[index])
+            let start = pool.count
+            let constant: Double
+            if let rounded = appendRoundedOnceRow(
+                index, ancestry: ancestry, to: &pool, checked: &checked, fractions: &fractions) {
+                constant = rounded
+            } else {
+                let row = exactRow(index, level)
+                pool.append(contentsOf: row.terms)
+                constant = row.constant
             }
+            rows.append(PooledLinearSystem.Row(
+                start: start, count: pool.count - start, constant: constant, relation: constraints[index].relation,
+                level: level, constraintIndex: index))
         }
-        return LinearSystem(variableCount: variableCount, rows: rows, levels: levels.levels)
+        return PooledLinearSystem(variableCount: variableCount, rows: rows, terms: pool, levels: levels.levels)
     }
 
     /// Constraint `index` lowered at `level` as ``loweredRoundingOnce(exactRow:)`` lowers it
@@ -54,34 +58,47 @@ extension ConstraintSystem {
     /// a few rows anew (an incremental driver, each pass); nil where only exact arithmetic
     /// gives that row (the caller then lowers it exactly and rounds).
     public func loweredRoundingOnce(_ index: Int, level: Int) -> LinearRow<Double>? {
-        var checked: [LinearTerm<CheckedDouble>] = []
-        var fractions: [LinearTerm<SmallFraction>] = []
-        return roundedOnceRow(constraints[index], index, level: level, ancestry: nil, checked: &checked, fractions: &fractions)
+        var checked = LoweredTerms<CheckedDouble>()
+        var fractions = LoweredTerms<SmallFraction>()
+        var terms: [LinearTerm<Double>] = []
+        guard let constant = appendRoundedOnceRow(
+            index, ancestry: nil, to: &terms, checked: &checked, fractions: &fractions) else { return nil }
+        return LinearRow(terms: terms, constant: constant, relation: constraints[index].relation, level: level, constraintIndex: index)
     }
 
-    /// One row of ``loweredRoundingOnce(exactRow:)``: in checked `Double`, else in small
-    /// fractions; nil when neither keeps every number rounded once.
-    private func roundedOnceRow(
-        _ constraint: borrowing Constraint, _ index: Int, level: Int, ancestry: ItemAncestry?,
-        checked: inout [LinearTerm<CheckedDouble>], fractions: inout [LinearTerm<SmallFraction>]
-    ) -> LinearRow<Double>? {
-        let relation = constraint.relation
-        let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &checked)
-        if constant.isRoundedOnce && checked.allSatisfy({ $0.coefficient.isRoundedOnce }) {
-            return LinearRow(
-                terms: checked.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.value) },
-                // An exact zero is +0, as the exact value's rounding gives.
-                constant: constant.value == 0 ? 0 : constant.value,
-                relation: relation, level: level, constraintIndex: index)
+    /// One row of ``loweredRoundingOnce(exactRow:)``, its terms appended to `pool` and its
+    /// constant returned: in checked `Double`, else in small fractions; nil (and nothing
+    /// appended) when neither keeps every number rounded once.
+    ///
+    /// The constraint is read in place by its index: one copied out of the array costs a
+    /// retain and a release of each of its literals, per row.
+    private func appendRoundedOnceRow(
+        _ index: Int, ancestry: ItemAncestry?, to pool: inout [LinearTerm<Double>],
+        checked: inout LoweredTerms<CheckedDouble>, fractions: inout LoweredTerms<SmallFraction>
+    ) -> Double? {
+        let constant = lowerTerms(
+            constraints[index].first, constraints[index].second, multiplier: constraints[index].multiplier,
+            constant: constraints[index].constant, index: index, ancestry: ancestry, into: &checked)
+        // By index: iterating the inline terms as a collection copies them.
+        var roundedOnce = constant.isRoundedOnce
+        for i in 0..<checked.count where !checked[i].coefficient.isRoundedOnce { roundedOnce = false }
+        if roundedOnce {
+            for i in 0..<checked.count {
+                pool.append(LinearTerm(variable: checked[i].variable, coefficient: checked[i].coefficient.value))
+            }
+            // An exact zero is +0, as the exact value's rounding gives.
+            return constant.value == 0 ? 0 : constant.value
         }
         // Several roundings (0.1 + 8, 1 − 0.3): exact in small fractions, rounded once at the end.
-        let fractionConstant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &fractions)
-        if let constant = fractionConstant.roundedDouble, fractions.allSatisfy({ $0.coefficient.roundedDouble != nil }) {
-            return LinearRow(
-                terms: fractions.map { LinearTerm(variable: $0.variable, coefficient: $0.coefficient.roundedDouble ?? 0) },
-                constant: constant, relation: relation, level: level, constraintIndex: index)
+        let fractionConstant = lowerTerms(
+            constraints[index].first, constraints[index].second, multiplier: constraints[index].multiplier,
+            constant: constraints[index].constant, index: index, ancestry: ancestry, into: &fractions)
+        guard let rounded = fractionConstant.roundedDouble else { return nil }
+        for i in 0..<fractions.count where fractions[i].coefficient.roundedDouble == nil { return nil }
+        for i in 0..<fractions.count {
+            pool.append(LinearTerm(variable: fractions[i].variable, coefficient: fractions[i].coefficient.roundedDouble ?? 0))
         }
-        return nil
+        return rounded
     }
 
     /// The largest magnitude among the numbers lowering reads: multipliers, constants, row
@@ -92,22 +109,24 @@ extension ConstraintSystem {
     /// such factors times one more number; so when this is at most 2²⁵⁰, every number of
     /// the `Double` lowering is finite, and no lowering is needed to know it.
     public var largestLiteralMagnitude: Double {
+        // By index, reading each literal in place: `for constraint in constraints` copied
+        // every constraint (a retain and a release per literal), a fifth of a lowering's cost.
         var largest = 0.0
-        func include(_ literal: NumericLiteral) { largest = max(largest, literal.doubleValue.magnitude) }
-        for constraint in constraints {
-            include(constraint.multiplier)
-            include(constraint.constant)
+        for index in constraints.indices {
+            largest = max(
+                largest, constraints[index].multiplier.doubleValue.magnitude, constraints[index].constant.doubleValue.magnitude)
         }
-        for scale in rowScales.values { include(scale) }
-        for item in items {
-            item.frame?.forEach(include)
-            include(item.margins.top)
-            include(item.margins.left)
-            include(item.margins.bottom)
-            include(item.margins.right)
-            if let baselines = item.baselines {
-                include(baselines.first)
-                include(baselines.last)
+        for scale in rowScales.values { largest = max(largest, scale.doubleValue.magnitude) }
+        for index in items.indices {
+            if let frame = items[index].frame {
+                for literal in frame { largest = max(largest, literal.doubleValue.magnitude) }
+            }
+            let margins = items[index].margins
+            largest = max(
+                largest, margins.top.doubleValue.magnitude, margins.left.doubleValue.magnitude,
+                margins.bottom.doubleValue.magnitude, margins.right.doubleValue.magnitude)
+            if let baselines = items[index].baselines {
+                largest = max(largest, baselines.first.doubleValue.magnitude, baselines.last.doubleValue.magnitude)
             }
         }
         return largest

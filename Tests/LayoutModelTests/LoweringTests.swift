@@ -133,4 +133,40 @@ import Testing
         #expect(s.frames(values: values, global: true) == [[7, 8, 10, 30], [9, 11, 1, 2]])
         #expect(lowered.rows[0].value(at: values) == 0)
     }
+
+    /// Each constraint's level from the one census pass equals its priority's level looked
+    /// up, with few distinct priorities (a linear scan) and with more than the scan's limit
+    /// (hashed), interleaved so that runs and first occurrences differ from the sorted order.
+    @Test(arguments: [3, PriorityLevels.linearScanLimit + 5])
+    func levelOfEachConstraintMatchesTheLookup(distinct: Int) throws {
+        var text = "root r 100 100\nview a\n"
+        for k in 0..<(3 * distinct) {
+            let priority = 100 + (k * 5) % distinct * 10
+            text += "a.width == \(k) @\(priority)\n"
+            if k % 4 == 0 { text += "a.height == \(k)\n" }
+        }
+        let system = try parse(text)
+        let (levels, levelOf) = system.levelOfEachConstraint()
+        #expect(levels.levels == system.optionalLevels)
+        #expect(levels.levels.count == distinct)
+        let lookup = system.levelNumbers()
+        for (index, constraint) in system.constraints.enumerated() {
+            #expect(Int(levelOf[index]) == lookup.level(of: constraint.priority), "constraint \(index)")
+        }
+    }
+
+    /// The pooled rows are the same rows: each run of the pool is its row's terms.
+    @Test func pooledRowsAreTheRows() throws {
+        let s = try parse("root r 100 100\nview a\nview b\na.left == b.right + 8\nb.width == 0.5 * a.width @250\na.top == r.top + 10\n")
+        let linear = s.lowered(as: Double.self)
+        let pooled = PooledLinearSystem(linear)
+        #expect(pooled.unpooled == linear)
+        #expect(pooled.terms.count == linear.rows.reduce(0) { $0 + $1.terms.count })
+        let point: [Double] = [1, 2, 3, 4, 5, 6, 7, 8]
+        for index in linear.rows.indices {
+            #expect(pooled.row(index) == linear.rows[index])
+            #expect(pooled.value(ofRow: index, at: point) == linear.rows[index].value(at: point))
+            #expect(pooled.rows[index].isRequired == linear.rows[index].isRequired)
+        }
+    }
 }

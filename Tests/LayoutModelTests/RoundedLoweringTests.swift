@@ -14,9 +14,9 @@ import Testing
     /// The rows under test, and the constraint indices that went through exact arithmetic.
     static func rounded(_ system: ConstraintSystem) -> (LinearSystem<Double>, [Int]) {
         var exact: [Int] = []
-        let linear = system.loweredRoundingOnce { constraint, index, level in
+        let linear = system.loweredRoundingOnce { index, level in
             exact.append(index)
-            return (system.lower(constraint, index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
+            return (system.lower(system.constraints[index], index: index, level: level) as LinearRow<Rational>).mapScalars(\.doubleValue)
         }
         return (linear, exact)
     }

@@ -1,0 +1,68 @@
+/// One row's terms while lowering writes, sorts and merges them: at most
+/// ``LoweredTerms/capacity``, stored inline.
+///
+/// Each side of a constraint writes at most three terms (a position, a size, its ancestor's
+/// origin), so a row has at most six before merging. Kept in an array, every term written
+/// checked the buffer's capacity and uniqueness, and emptying it for the next row went
+/// through `replaceSubrange`: with the copy out, a third of a `Double` lowering.
+///
+/// Complexity: every operation is O(1) but ``sortAndMerge()``, O(count²) on at most eight.
+struct LoweredTerms<Scalar: LinearScalar>: RandomAccessCollection {
+    /// Two more than a row can need.
+    static var capacity: Int { 8 }
+
+    private var storage: InlineArray<8, LinearTerm<Scalar>>
+    private(set) var count = 0
+
+    init() {
+        storage = InlineArray(repeating: LinearTerm(variable: 0, coefficient: .zero))
+    }
+
+    var startIndex: Int { @inline(__always) get { 0 } }
+    var endIndex: Int { @inline(__always) get { count } }
+
+    subscript(position: Int) -> LinearTerm<Scalar> {
+        @inline(__always) get { storage[position] }
+        @inline(__always) set { storage[position] = newValue }
+    }
+
+    @inline(__always)
+    mutating func append(_ term: LinearTerm<Scalar>) {
+        precondition(count < Self.capacity, "a lowered row has at most six terms")
+        storage[count] = term
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
+
+    /// Sorts the terms by variable, stably (an insertion sort: a dozen terms at most), then
+    /// sums the terms of each variable in the order they were written and drops the zeros:
+    /// a rounding scalar such as `Double` rounds the same way whatever wrote them.
+    mutating func sortAndMerge() {
+        for i in 1..<Swift.max(count, 1) {
+            let term = storage[i]
+            var j = i
+            while j > 0 && storage[j - 1].variable > term.variable {
+                storage[j] = storage[j - 1]
+                j -= 1
+            }
+            storage[j] = term
+        }
+        var kept = 0
+        var i = 0
+        while i < count {
+            var term = storage[i]
+            i += 1
+            while i < count && storage[i].variable == term.variable {
+                term.coefficient = term.coefficient + storage[i].coefficient
+                i += 1
+            }
+            if !term.coefficient.isZero {
+                storage[kept] = term
+                kept += 1
+            }
+        }
+        count = kept
+    }
+}
