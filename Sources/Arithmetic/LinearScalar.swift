@@ -10,8 +10,9 @@ public protocol LinearScalar: Sendable, Equatable {
     static var zero: Self { get }
     /// The multiplicative identity.
     static var one: Self { get }
-    /// The literal's value, exactly where the type can hold it.
-    init(literal: NumericLiteral)
+    /// The literal's value, exactly where the type can hold it. Borrowed: lowering reads a
+    /// literal in place, and a copy would retain and release its digits per number.
+    init(literal: borrowing NumericLiteral)
     /// A small integer.
     init(integer: Int)
     static func + (lhs: Self, rhs: Self) -> Self
@@ -27,7 +28,7 @@ public protocol LinearScalar: Sendable, Equatable {
 }
 
 extension Double: LinearScalar {
-    @inlinable public init(literal: NumericLiteral) { self = literal.doubleValue }
+    @inlinable public init(literal: borrowing NumericLiteral) { self = literal.doubleValue }
     @inlinable public init(integer: Int) { self = Double(integer) }
     @inlinable public static var one: Double { 1 }
     @inlinable public var doubleValue: Double { self }

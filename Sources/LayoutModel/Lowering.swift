@@ -142,19 +142,22 @@ extension ConstraintSystem {
         var hashed: [Priority: Int32] = [:]
         var places: [Int32] = []
         if recordingPlaces { places.reserveCapacity(constraints.count) }
-        var previous: (priority: Priority, place: Int32)?
+        // The previous constraint's index and place: its priority is compared in place (a
+        // copy retains and releases its digits).
+        var previous: (index: Int, place: Int32)?
         // By index: `for constraint in constraints` copies each whole constraint out (a
         // retain and a release of each of its literals) to read one field.
         for index in constraints.indices {
-            // Runs of one priority are common (a row's pins, a family's hugging): look up once per run.
+            // Required priorities are told by their exponent and value, without digits; runs
+            // of one priority are common (a row's pins, a family's hugging): look up once per run.
             let place: Int32
-            if let previous, constraints[index].priority == previous.priority {
+            if constraints[index].priority.value.isThousand {
+                place = -1
+            } else if let previous, constraints[index].priority == constraints[previous.index].priority {
                 place = previous.place
             } else {
                 let priority = constraints[index].priority
-                if priority.value.isThousand {
-                    place = -1
-                } else if hashed.isEmpty {
+                if hashed.isEmpty {
                     if let found = distinct.firstIndex(of: priority) {
                         place = Int32(found)
                     } else {
@@ -171,7 +174,7 @@ extension ConstraintSystem {
                     hashed[priority] = place
                     distinct.append(priority)
                 }
-                previous = (priority, place)
+                previous = (index, place)
             }
             if recordingPlaces { places.append(place) }
         }
@@ -290,23 +293,24 @@ extension ConstraintSystem {
         case .size: edge(size, of: owner, one, &terms, &constant)
         case .near:
             edge(position, of: owner, one, &terms, &constant)
+            // Margins read in place (a copy of them retains four literals).
             if withinMargins {
-                let margins = items[owner].margins
-                constant = constant + Scalar(literal: horizontal ? margins.left : margins.top)
+                constant = constant + (horizontal ? Scalar(literal: items[owner].margins.left) : Scalar(literal: items[owner].margins.top))
             }
         case .far:
             edge(position, of: owner, one, &terms, &constant); edge(size, of: owner, one, &terms, &constant)
             if withinMargins {
-                let margins = items[owner].margins
-                constant = constant - Scalar(literal: horizontal ? margins.right : margins.bottom)
+                constant = constant
+                    - (horizontal ? Scalar(literal: items[owner].margins.right) : Scalar(literal: items[owner].margins.bottom))
             }
         case .center:
             let half = one / Scalar(integer: 2)
             edge(position, of: owner, one, &terms, &constant); edge(size, of: owner, half, &terms, &constant)
             if withinMargins {
-                let margins = items[owner].margins
-                let (near, far) = horizontal ? (margins.left, margins.right) : (margins.top, margins.bottom)
-                constant = constant + (Scalar(literal: near) - Scalar(literal: far)) * half
+                let (near, far) = horizontal
+                    ? (Scalar(literal: items[owner].margins.left), Scalar(literal: items[owner].margins.right))
+                    : (Scalar(literal: items[owner].margins.top), Scalar(literal: items[owner].margins.bottom))
+                constant = constant + (near - far) * half
             }
         case .firstBaseline:
             edge(.y, of: owner, one, &terms, &constant)
@@ -341,8 +345,9 @@ extension ConstraintSystem {
         _ terms: inout LoweredTerms<Scalar>, _ constant: inout Scalar
     ) {
         if item == 0 {
-            let literal = items[0].frame?[component.rawValue] ?? .zero
-            constant = constant + Scalar(literal: literal) * coefficient
+            // The root's frame literal read in place.
+            let value = items[0].frame.map { Scalar(literal: $0[component.rawValue]) } ?? Scalar(literal: NumericLiteral.zero)
+            constant = constant + value * coefficient
         } else {
             terms.append(LinearTerm(variable: Unknown(item: item, component: component).variable, coefficient: coefficient))
         }

@@ -209,7 +209,7 @@ struct CheckedDouble: LinearScalar {
     static var zero: CheckedDouble { CheckedDouble(0, .exact) }
     static var one: CheckedDouble { CheckedDouble(1, .exact) }
 
-    init(literal: NumericLiteral) {
+    init(literal: borrowing NumericLiteral) {
         // A literal's `Double` is correctly rounded (a nonzero one that underflowed to zero
         // is not: its value is not 0).
         let value = literal.doubleValue
@@ -311,7 +311,7 @@ struct SmallFraction: LinearScalar {
 
     /// ±significand × 10^exponent, when the significand has at most 15 digits and the
     /// exponent is at least −15 (or the literal is zero).
-    init(literal: NumericLiteral) {
+    init(literal: borrowing NumericLiteral) {
         if literal.doubleValue == 0 && literal.exponent == 0 {
             self = .zero
         } else if let (s, k) = literal.smallSignificand {
