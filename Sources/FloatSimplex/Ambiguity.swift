@@ -98,8 +98,24 @@ extension CassowarySolver {
         for symbol in scratch.forwardCone(of: blockedSources) where scratch.symbols[symbol].kind == .external {
             block(symbol)
         }
-        let owner = { (symbol: Int) in Variable(scratch.symbols[symbol].owner) }
-        return (marked.map(owner).sorted(), undecided.map(owner).sorted())
+        return (Self.variablesInOrder(owning: marked, in: scratch), Self.variablesInOrder(owning: undecided, in: scratch))
+    }
+
+    /// The variables owning external `symbols` (each owned once), in index order: read off
+    /// flags by index, where sorting a thousand variables cost a fifth of the estimate.
+    private static func variablesInOrder(owning symbols: [Int], in tableau: Tableau) -> [Variable] {
+        guard let largest = symbols.lazy.map({ tableau.symbols[$0].owner }).max() else { return [] }
+        let smallest = symbols.lazy.map { tableau.symbols[$0].owner }.min() ?? 0
+        guard smallest >= 0, largest < 4 * symbols.count + 64 else {
+            // Negative or sparse owners (any `Int` names a variable): sorting is cheaper than flags.
+            return symbols.map { Variable(tableau.symbols[$0].owner) }.sorted()
+        }
+        var owned = [Bool](repeating: false, count: largest + 1)
+        for symbol in symbols { owned[tableau.symbols[symbol].owner] = true }
+        var variables: [Variable] = []
+        variables.reserveCapacity(symbols.count)
+        for (index, isOwned) in owned.enumerated() where isOwned { variables.append(Variable(index)) }
+        return variables
     }
 
     /// The variables that move, `variable` among them, when a probe at `probeLevel` (weaker

@@ -203,19 +203,25 @@ public struct CassowaryBackend: LayoutBackend {
         // cost many solves.
         let probeWorkLimit = max(ambiguityProbeWorkFloor, solver.tableau.termsRead)
         guard let estimate = solver.ambiguityEstimate(deadline: budget.wallTime.map { start + $0 }) else { return exceeded() }
-        var ambiguous = Set(estimate.ambiguous.map(\.index).filter { $0 >= 0 && $0 < linear.variableCount })
-        let marked = ambiguous
-        for moved in solver.probeUndecided(
-            estimate.undecided, known: { marked.contains($0.index) }, probeLevel: linear.levels.count + 1,
-            limit: ambiguityProbeLimit, workLimit: probeWorkLimit)
-        where moved.index >= 0 && moved.index < linear.variableCount {
-            ambiguous.insert(moved.index)
+        // Flags by variable, not a set: read off in order at the end.
+        var isAmbiguous = [Bool](repeating: false, count: linear.variableCount)
+        for variable in estimate.ambiguous where variable.index >= 0 && variable.index < linear.variableCount {
+            isAmbiguous[variable.index] = true
         }
-        for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { ambiguous.insert(variable) }
+        let marked = isAmbiguous
+        for moved in solver.probeUndecided(
+            estimate.undecided, known: { $0.index >= 0 && $0.index < marked.count && marked[$0.index] },
+            probeLevel: linear.levels.count + 1, limit: ambiguityProbeLimit, workLimit: probeWorkLimit)
+        where moved.index >= 0 && moved.index < linear.variableCount {
+            isAmbiguous[moved.index] = true
+        }
+        for variable in 0..<linear.variableCount where !solver.knows(Variable(variable)) { isAmbiguous[variable] = true }
+        var ambiguous: [Unknown] = []
+        for (variable, flag) in isAmbiguous.enumerated() where flag { ambiguous.append(Unknown(variable: variable)) }
         phases.ambiguity += clock.lap()
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
-            ambiguous: ambiguous.sorted().map { Unknown(variable: $0) }, broken: broken, conflict: conflict)
+            ambiguous: ambiguous, broken: broken, conflict: conflict)
         return BackendResult(
             solution: solution,
             statistics: SolveStatistics(

@@ -199,7 +199,8 @@ extension ConstraintSystem {
         var rows: [LinearRow<Scalar>] = []
         rows.reserveCapacity(constraints.count)
         var scratch = LoweredTerms<Scalar>()
-        let ancestry = ItemAncestry(self)
+        // Optional once: wrapping it per call copied its arrays (a retain and a release each), per row.
+        let ancestry: ItemAncestry? = ItemAncestry(self)
         for (index, constraint) in constraints.enumerated() {
             let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &scratch)
             rows.append(LinearRow(

@@ -12,7 +12,8 @@ extension ConstraintSystem {
     /// `detail` says what overflows, naming the constraint.
     public func firstUnrepresentableConstraint(at values: [Double]) -> (index: Int, detail: String)? {
         guard values.count == variableCount else { return nil }
-        let ancestry = ItemAncestry(self)
+        // Optional once: wrapping it per call copied its arrays (a retain and a release each), per row.
+        let ancestry: ItemAncestry? = ItemAncestry(self)
         var terms = LoweredTerms<Double>()
         for (index, constraint) in constraints.enumerated() {
             let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &terms)

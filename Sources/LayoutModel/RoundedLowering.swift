@@ -33,7 +33,8 @@ extension ConstraintSystem {
         pool.reserveCapacity(3 * constraints.count)
         var fractions = LoweredTerms<SmallFraction>()
         var checked = LoweredTerms<CheckedDouble>()
-        let ancestry = ItemAncestry(self)
+        // Optional once: wrapping it per call copied its arrays (a retain and a release each), per row.
+        let ancestry: ItemAncestry? = ItemAncestry(self)
         for index in constraints.indices {
             let level = Int(levelOf[index])
             let start = pool.count
