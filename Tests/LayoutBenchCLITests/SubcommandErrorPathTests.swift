@@ -211,6 +211,17 @@ import Testing
         #expect(run.output.contains("1 passed (1 XPASS), 0 failed, 1 xfail"), "\(run.output)")
         #expect(run.output.contains("XPASS \(folder.path)/fixed.layout [float]"), "\(run.output)")
     }
+
+    /// The judge runs too: this repro's frames match its expectation within rounding, but a
+    /// small required row is broken at its own scale, so float still fails it as marked.
+    @Test func theJudgeFailsFramesThatOnlyMatchWithinRounding() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = root.appendingPathComponent("Corpora/regressions/infeasible-point-float-87711d56e71718a1.layout").path
+        let run = try SequenceCommandTests.run(["replay", file, "--backend", "float", "--verbose"])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("0 passed (0 XPASS), 0 failed, 1 xfail"), "\(run.output)")
+        #expect(run.output.contains("infeasible-point"), "\(run.output)")
+    }
 }
 
 /// `solve` prints frame values as the shortest text that reads back as the same `Double`, so a
