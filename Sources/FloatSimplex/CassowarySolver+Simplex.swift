@@ -91,30 +91,18 @@ extension CassowarySolver {
     /// The primal ratio test: the basic symbol that blocks `entering` first as it moves in
     /// `direction` (its column is `column`), or -1 when nothing does.
     ///
-    /// Only restricted symbols block: a slack or error at the ratio `value / -rate` where it
-    /// reaches 0, a required equality's marker (which must stay 0) at once; external symbols
-    /// are free. Ratios within ``Tolerance/decision`` of each other tie, and a tie goes to the
-    /// larger rate (the better-conditioned pivot), then the lower symbol; with `bland`, to the
-    /// lower symbol alone (Bland's rule, which cannot cycle).
+    /// Which symbols block, and where: ``blockingRatio(of:rate:)``. Ratios within
+    /// ``Tolerance/decision`` of each other tie, and ``winsTie(_:rate:over:rate:bland:)``
+    /// breaks the tie.
     @inline(__always)
     private func primalLeavingRow(in column: [Term], direction: Double, bland: Bool) -> Int {
-        let pivotTolerance = tableau.tolerance.pivot
         var leaving = -1
         var bestRatio = Double.infinity
         var bestRate = 0.0
         for term in column {
             let symbol = term.symbol
             let rate = term.coefficient * direction
-            let ratio: Double
-            switch tableau.symbols[symbol].kind {
-            case .external, .retired: continue
-            case .dummy:
-                if abs(rate) <= pivotTolerance { continue }
-                ratio = 0
-            case .slack, .error:
-                if rate >= -pivotTolerance { continue }
-                ratio = max(tableau.symbols[symbol].value, 0) / -rate
-            }
+            guard let ratio = blockingRatio(of: symbol, rate: rate) else { continue }
             let better: Bool
             // Ratios within the decision precision of each other tie (relative: a ratio
             // is a length along the entering symbol, in its own units).
@@ -122,7 +110,7 @@ extension CassowarySolver {
             if leaving < 0 || ratio < bestRatio - tie {
                 better = true
             } else if ratio <= bestRatio + tie {
-                better = bland ? symbol < leaving : abs(rate) > abs(bestRate) || (abs(rate) == abs(bestRate) && symbol < leaving)
+                better = Self.winsTie(symbol, rate: rate, over: leaving, rate: bestRate, bland: bland)
             } else {
                 better = false
             }
@@ -133,6 +121,42 @@ extension CassowarySolver {
             }
         }
         return leaving
+    }
+
+    /// How far the entering symbol can move before basic `symbol`, whose value changes at
+    /// `rate` per unit of it, blocks: nil when `symbol` does not block. External symbols are
+    /// free; a required equality's marker (a dummy) must stay 0, so it blocks at once unless
+    /// it does not move; a slack or error blocks where it reaches 0, if it falls.
+    @inline(__always)
+    private func blockingRatio(of symbol: Int, rate: Double) -> Double? {
+        switch tableau.symbols[symbol].kind {
+        case .external, .retired: return nil
+        case .dummy: return abs(rate) <= tableau.tolerance.pivot ? nil : 0
+        case .slack, .error:
+            return rate >= -tableau.tolerance.pivot ? nil : max(tableau.symbols[symbol].value, 0) / -rate
+        }
+    }
+
+    /// The cost of entering non-basic `symbol`, whose rate in the leaving row is `rate`
+    /// (signed so that a positive rate moves the row towards its bound): nil when it cannot
+    /// enter. An external symbol may move either way at no cost; a slack or error only
+    /// upwards, at its reduced cost; a dummy never (it is a required equality's marker).
+    @inline(__always)
+    private func enteringCost(of symbol: Int, rate: Double) -> LexVector? {
+        switch tableau.symbols[symbol].kind {
+        case .dummy, .retired: return nil
+        case .external: return abs(rate) <= tableau.tolerance.pivot ? nil : LexVector()
+        case .slack, .error: return rate <= tableau.tolerance.pivot ? nil : tableau.reducedCosts[symbol]
+        }
+    }
+
+    /// The tie-break of both ratio tests, between candidates whose ratios (or costs per unit
+    /// of rate) tie: the larger rate (the better-conditioned pivot), then the lower symbol;
+    /// with `bland`, the lower symbol alone (Bland's rule, which cannot cycle).
+    @inline(__always)
+    private static func winsTie(_ symbol: Int, rate: Double, over incumbent: Int, rate incumbentRate: Double, bland: Bool) -> Bool {
+        if bland { return symbol < incumbent }
+        return abs(rate) > abs(incumbentRate) || (abs(rate) == abs(incumbentRate) && symbol < incumbent)
     }
 
     /// What a call changed: it decides what a row the dual simplex cannot restore means.
@@ -217,44 +241,30 @@ extension CassowarySolver {
     /// its bound (`reduced` is its reduced row, `direction` the sign that moves it there)
     /// while keeping the basis optimal, or -1 when none can (the row proves infeasibility).
     ///
-    /// An external symbol may move either way at no cost; a slack or error only upwards, at
-    /// its reduced cost. The smallest cost per unit of rate wins (compared lexicographically);
-    /// a tie goes to the larger rate, then the lower symbol; with `bland`, to the lower symbol.
+    /// Which symbols may enter, and at what cost: ``enteringCost(of:rate:)``. The smallest
+    /// cost per unit of rate wins (compared lexicographically);
+    /// ``winsTie(_:rate:over:rate:bland:)`` breaks a tie.
     @inline(__always)
     private func dualEnteringColumn(in reduced: Row, direction: Double, bland: Bool) -> Int {
-        let pivotTolerance = tableau.tolerance.pivot
         var entering = -1
         var enteringRate = 0.0
-        var enteringCost = LexVector()
+        var bestCost = LexVector()
         for term in reduced.terms {
             let symbol = term.symbol
             let rate = term.coefficient * direction
-            var cost: LexVector
-            switch tableau.symbols[symbol].kind {
-            case .dummy, .retired: continue
-            case .external:
-                if abs(rate) <= pivotTolerance { continue }
-                cost = LexVector()
-            case .slack, .error:
-                if rate <= pivotTolerance { continue }
-                cost = tableau.reducedCosts[symbol]
-            }
+            guard let cost = enteringCost(of: symbol, rate: rate) else { continue }
             let better: Bool
             if entering < 0 {
                 better = true
             } else {
                 let order = LexVector.compare(
-                    cost, scaledBy: 1 / abs(rate), enteringCost, scaledBy: 1 / abs(enteringRate))
-                if order != 0 {
-                    better = order < 0
-                } else {
-                    better = bland ? symbol < entering : abs(rate) > abs(enteringRate) || (abs(rate) == abs(enteringRate) && symbol < entering)
-                }
+                    cost, scaledBy: 1 / abs(rate), bestCost, scaledBy: 1 / abs(enteringRate))
+                better = order != 0 ? order < 0 : Self.winsTie(symbol, rate: rate, over: entering, rate: enteringRate, bland: bland)
             }
             if better {
                 entering = symbol
                 enteringRate = rate
-                enteringCost = cost
+                bestCost = cost
             }
         }
         return entering
