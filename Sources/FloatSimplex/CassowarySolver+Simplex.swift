@@ -21,7 +21,9 @@ extension CassowarySolver {
             let bland = iterations > blandThreshold
             guard let entering = chooseEntering(bland: bland) else { return }
             let direction = Double(tableau.improvingDirection(entering))
-            let column = tableau.column(of: entering)
+            let column = takesFirstDegenerateBlock && !bland
+                ? tableau.column(of: entering, throughFirstDegenerateBlockMoving: direction)
+                : tableau.column(of: entering)
             let pivotTolerance = tableau.tolerance.pivot
             let leaving = primalLeavingRow(in: column, direction: direction, bland: bland)
             tableau.recycle(column)
@@ -91,7 +93,7 @@ extension CassowarySolver {
     /// The primal ratio test: the basic symbol that blocks `entering` first as it moves in
     /// `direction` (its column is `column`), or -1 when nothing does.
     ///
-    /// Which symbols block, and where: ``blockingRatio(of:rate:)``. Ratios within
+    /// Which symbols block, and where: ``Tableau/blockingRatio(of:rate:)``. Ratios within
     /// ``Tolerance/decision`` of each other tie, and ``winsTie(_:rate:over:rate:bland:)``
     /// breaks the tie.
     @inline(__always)
@@ -102,7 +104,7 @@ extension CassowarySolver {
         for term in column {
             let symbol = term.symbol
             let rate = term.coefficient * direction
-            guard let ratio = blockingRatio(of: symbol, rate: rate) else { continue }
+            guard let ratio = tableau.blockingRatio(of: symbol, rate: rate) else { continue }
             let better: Bool
             // Ratios within the decision precision of each other tie (relative: a ratio
             // is a length along the entering symbol, in its own units).
@@ -121,20 +123,6 @@ extension CassowarySolver {
             }
         }
         return leaving
-    }
-
-    /// How far the entering symbol can move before basic `symbol`, whose value changes at
-    /// `rate` per unit of it, blocks: nil when `symbol` does not block. External symbols are
-    /// free; a required equality's marker (a dummy) must stay 0, so it blocks at once unless
-    /// it does not move; a slack or error blocks where it reaches 0, if it falls.
-    @inline(__always)
-    private func blockingRatio(of symbol: Int, rate: Double) -> Double? {
-        switch tableau.symbols[symbol].kind {
-        case .external, .retired: return nil
-        case .dummy: return abs(rate) <= tableau.tolerance.pivot ? nil : 0
-        case .slack, .error:
-            return rate >= -tableau.tolerance.pivot ? nil : max(tableau.symbols[symbol].value, 0) / -rate
-        }
     }
 
     /// The cost of entering non-basic `symbol`, whose rate in the leaving row is `rate`

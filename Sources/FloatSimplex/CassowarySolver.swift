@@ -100,6 +100,12 @@ public struct CassowarySolver: Sendable {
     /// Whether every public call gets the whole budget (a long-lived solver), rather than
     /// the solver's whole life (the one-shot backend).
     var budgetPerCall = false
+    /// Set only while ``noneMovesOnOptimalSet(_:probeLevel:)`` runs its rolled-back probes:
+    /// the primal ratio test takes the first well-conditioned row that blocks at step zero
+    /// instead of walking the whole entering column
+    /// (``Tableau/column(of:throughFirstDegenerateBlockMoving:)``). The probes read only the optimum
+    /// of the weighted sum, which does not depend on the pivots that reach it.
+    var takesFirstDegenerateBlock = false
     /// Σ terms over the records' own rows: the size a refactorised tableau has.
     var originalTerms = 0
     /// Per symbol, how many held records name it (external symbols only; 0 for the rest):

@@ -117,6 +117,42 @@ extension Tableau {
         return result
     }
 
+    /// ``column(of:)`` for the primal ratio test of a rolled-back probe, cut short after the
+    /// first entry that blocks `symbol` (moving in `direction`) at step zero with a rate of
+    /// at least 1: the least ratio there is, at a pivot no worse conditioned than the
+    /// layout's unit coefficients. At a degenerate vertex such a row usually lies near the
+    /// column's start, while the whole column is the entering symbol's forward cone (every
+    /// cell below it in a stack). The pivot it leads to is a valid one (ratio 0 is the
+    /// minimum) but not always the one the whole column's tie-break picks, so only probes
+    /// that read a value independent of the path use it
+    /// (``CassowarySolver/takesFirstDegenerateBlock``).
+    mutating func column(of symbol: Int, throughFirstDegenerateBlockMoving direction: Double) -> [Term] {
+        startColumnWalk(from: symbol)
+        var result = termBuffer
+        termBuffer = []
+        result.removeAll(keepingCapacity: true)
+        while let (basic, coefficient) = nextColumnEntry() {
+            result.append(Term(basic, coefficient))
+            let rate = coefficient * direction
+            if abs(rate) >= 1 && blockingRatio(of: basic, rate: rate) == 0 { break }
+        }
+        return result
+    }
+
+    /// How far the entering symbol can move before basic `symbol`, whose value changes at
+    /// `rate` per unit of it, blocks: nil when `symbol` does not block. External symbols are
+    /// free; a required equality's marker (a dummy) must stay 0, so it blocks at once unless
+    /// it does not move; a slack or error blocks where it reaches 0, if it falls.
+    @inline(__always)
+    func blockingRatio(of symbol: Int, rate: Double) -> Double? {
+        switch symbols[symbol].kind {
+        case .external, .retired: return nil
+        case .dummy: return abs(rate) <= tolerance.pivot ? nil : 0
+        case .slack, .error:
+            return rate >= -tolerance.pivot ? nil : max(symbols[symbol].value, 0) / -rate
+        }
+    }
+
     /// The basic symbols whose values move when the non-basic `symbol` does, in rank order:
     /// ``column(of:)``'s symbols, with the entries that cancel only within rounding kept.
     ///

@@ -144,6 +144,29 @@ import Testing
         #expect(batchesMoving > 0, "\(batchesStill) sums stayed put, none moved")
     }
 
+    /// The pull's ratio tests stop at the first well-conditioned row that blocks at step
+    /// zero: another path to the same optimum of the sum, so the same answer as whole
+    /// columns, with fewer row terms read where the vertex is degenerate.
+    @Test func shortColumnWalksAnswerAsWholeOnes() throws {
+        var compared = 0, shorter = 0
+        let families = ["table-cells", "aspect-images", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest",
+                        "random", "cassowary-benchmark", "degenerate-cones", "ambiguous", "reciprocal-multipliers"]
+        for (name, solver) in AmbiguityEstimateTests.solvers(families: families) {
+            let undecided = solver.ambiguityEstimate().undecided
+            guard undecided.count > 1 else { continue }
+            var short = solver, whole = solver
+            let shortStart = short.tableau.termsRead, wholeStart = whole.tableau.termsRead
+            let shortAnswer = short.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true)
+            let wholeAnswer = whole.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: false)
+            #expect(shortAnswer == wholeAnswer, "\(name)")
+            #expect(!short.takesFirstDegenerateBlock, "\(name): the short walks end with the pull")
+            compared += 1
+            if short.tableau.termsRead &- shortStart < whole.tableau.termsRead &- wholeStart { shorter += 1 }
+        }
+        #expect(compared > 0)
+        #expect(shorter > 0, "no pull of \(compared) read fewer terms with short walks")
+    }
+
     /// The apex of the cone `x, y ≥ 0, x ≤ 2y, y ≤ 2x`: each column alone is blocked at step
     /// zero, yet the two move together; the sum moves, and each own probe finds it.
     @Test func theConesApexMovesTogether() throws {
