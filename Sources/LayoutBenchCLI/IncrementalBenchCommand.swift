@@ -22,11 +22,13 @@ struct IncrementalBenchCommand: ParsableCommand {
             growth exponent, the slope of log(time) against log(size). Build with -c release.
 
             By default both sides run on a warm heap: glibc is told not to hand freed memory \
-            back to the system (M_TRIM_THRESHOLD, M_TOP_PAD; the same values through \
-            MALLOC_TRIM_THRESHOLD_ and MALLOC_TOP_PAD_ for kiwi's process). Otherwise a short \
-            workload such as 1,000 cells is timed mostly as page faults: each run frees \
-            everything it built, glibc trims the heap, and the next run faults the same pages \
-            in again. --no-warm-heap measures with the allocator's defaults.
+            back to the system (M_TRIM_THRESHOLD, M_TOP_PAD) and to serve blocks of up to 32 \
+            MiB from the heap rather than from fresh mappings (M_MMAP_THRESHOLD); the same \
+            values through MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_ and MALLOC_MMAP_THRESHOLD_ \
+            for kiwi's process. Otherwise a short workload such as 1,000 cells is timed mostly \
+            as page faults: each run frees everything it built, glibc trims the heap (and \
+            unmaps every array over 128 KiB), and the next run faults the same pages in \
+            again. --no-warm-heap measures with the allocator's defaults.
             """)
 
     @Option(help: "Sizes (views; cells for `cells`), comma-separated.")
@@ -68,6 +70,11 @@ struct IncrementalBenchCommand: ParsableCommand {
     /// glibc's trim threshold and top pad for a warm heap (bytes).
     static let trimThreshold: Int32 = 1 << 30
     static let topPad: Int32 = 64 << 20
+    /// The largest block glibc serves from the heap instead of its own mapping (bytes): its
+    /// ceiling on 64-bit systems. Below it, the arrays of a 10,000-view solve (a few MiB
+    /// each) are reused from run to run like small blocks; above glibc's default of 128 KiB
+    /// each was mapped afresh and faulted in page by page in every run.
+    static let mmapThreshold: Int32 = 32 << 20
 
     struct Row {
         var workload: IncrementalWorkload.Kind
@@ -135,7 +142,7 @@ struct IncrementalBenchCommand: ParsableCommand {
     /// values, objective, ambiguity) beside its incremental core adding the same rows in the
     /// same order, and kiwi adding them; then growth exponents. Each side best of runs.
     func runFamilies(_ chosen: [Family], sizes: [Int], directory: URL) throws {
-        print("family              views  constraints |  core add  one-shot  one-shot/core |   kiwi add  kiwi/one-shot | max |Δ| kiwi")
+        print("family              views  constraints |    core add    one-shot  one-shot/core |    kiwi add  kiwi/one-shot | max |Δ| kiwi")
         var points: [String: [(size: Int, core: Double, oneShot: Double, kiwi: Double?)]] = [:]
         for family in chosen {
             for size in sizes {
@@ -164,9 +171,10 @@ struct IncrementalBenchCommand: ParsableCommand {
                 }
                 var text = pad(family.name, 19) + pad("\(generated.system.viewCount)", 7, right: true)
                 text += pad("\(workload.constraints.count)", 13, right: true) + " | "
-                text += pad(ms(core.addSeconds), 10, right: true) + pad(ms(oneShot.seconds), 10, right: true)
+                // Columns of 12: a time of 1,000 ms or more (11 characters) still has a space before it.
+                text += pad(ms(core.addSeconds), 12, right: true) + pad(ms(oneShot.seconds), 12, right: true)
                 text += pad(String(format: "%.2f×", oneShot.seconds / core.addSeconds), 15, right: true) + " | "
-                text += pad(kiwiText, 10, right: true)
+                text += pad(kiwiText, 12, right: true)
                 text += pad(kiwiSeconds.map { String(format: "%.2f×", $0 / oneShot.seconds) } ?? "-", 15, right: true)
                 text += " | " + delta
                 print(text)
@@ -185,16 +193,18 @@ struct IncrementalBenchCommand: ParsableCommand {
         }
     }
 
-    /// glibc's `mallopt(M_TRIM_THRESHOLD, …)` and `mallopt(M_TOP_PAD, …)`, looked up at run
+    /// glibc's `mallopt(M_TRIM_THRESHOLD, …)`, `mallopt(M_TOP_PAD, …)` and
+    /// `mallopt(M_MMAP_THRESHOLD, …)`, looked up at run
     /// time (the Glibc module does not export `<malloc.h>`); nothing elsewhere.
     static func keepFreedMemory() {
         #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        let trimThreshold: Int32 = -1, topPad: Int32 = -2   // M_TRIM_THRESHOLD, M_TOP_PAD
+        let trimThreshold: Int32 = -1, topPad: Int32 = -2, mmapThreshold: Int32 = -3   // M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD
         _ = mallopt(trimThreshold, Self.trimThreshold)
         _ = mallopt(topPad, Self.topPad)
+        _ = mallopt(mmapThreshold, Self.mmapThreshold)
         #endif
     }
 
@@ -206,6 +216,7 @@ struct IncrementalBenchCommand: ParsableCommand {
             var environment = ProcessInfo.processInfo.environment
             environment["MALLOC_TRIM_THRESHOLD_"] = String(Self.trimThreshold)
             environment["MALLOC_TOP_PAD_"] = String(Self.topPad)
+            environment["MALLOC_MMAP_THRESHOLD_"] = String(Self.mmapThreshold)
             process.environment = environment
         }
         let output = Pipe()
