@@ -52,7 +52,7 @@ extension ExactLPSolver {
         func column(_ k: Int) -> [SparseEntry] {
             k < n ? lp.columns[k].map { SparseEntry($0.row, $0.value) } : [SparseEntry(k - n, -1)]
         }
-        guard case .factorized(let factors) = BasisFactorization.factorize(columns: basis.map(column)) else { return nil }
+        guard case .factorized(var factors) = BasisFactorization.factorize(columns: basis.map(column)) else { return nil }
         let isBasic = Set(basis)
         let lower = lp.columnLower + lp.rowLower, upper = lp.columnUpper + lp.rowUpper
         var z = [Rational](repeating: .zero, count: n + m)
@@ -65,7 +65,9 @@ extension ExactLPSolver {
         let basic = factors.solve(rightHandSide.enumerated().compactMap { $0.element.isZero ? nil : SparseEntry($0.offset, $0.element) })
         for (slot, k) in basis.enumerated() { z[k] = basic[slot] }
         let cost = lp.sense == .minimize ? lp.objective : lp.objective.map { -$0 }
-        let y = factors.solveTransposed(basis.map { $0 < n ? cost[$0] : .zero })
+        var y = [Rational](repeating: .zero, count: m)
+        let basicCosts = basis.enumerated().compactMap { slot, k in k < n && !cost[k].isZero ? SparseEntry(slot, cost[k]) : nil }
+        for entry in factors.solveTransposedSparse(basicCosts) { y[entry.index] = entry.value }
         let x = Array(z[0..<n])
         let certificate = LPCertificate.optimal(x: x, y: y)
         guard LPCertificateVerifier.failure(of: certificate, for: lp) == nil else { return nil }

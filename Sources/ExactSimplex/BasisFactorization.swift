@@ -264,41 +264,6 @@ public struct BasisFactorization: Sendable {
         return z
     }
 
-    /// Solves `yᵀ B = cᵀ` for a dense `c` indexed by slot; `y` is indexed by row.
-    public func solveTransposed(_ c: [Rational]) -> [Rational] {
-        var c = c
-        for eta in etas.reversed() {
-            var v = c[eta.slot]
-            for entry in eta.entries {
-                let ci = c[entry.index]
-                if !ci.isZero { v.addProduct(-ci, entry.value) }
-            }
-            c[eta.slot] = v.isZero ? v : v / eta.pivot
-        }
-        var w = [Rational](repeating: .zero, count: size)
-        for k in 0..<pivotRows.count {
-            let v = c[pivotSlots[k]]
-            if v.isZero { continue }
-            let wk = v / pivotValues[k]
-            w[pivotRows[k]] = wk
-            let negated = -wk
-            for entry in upper[k] { c[entry.index].addProduct(negated, entry.value) }
-        }
-        for k in stride(from: pivotRows.count - 1, through: 0, by: -1) {
-            var v = w[pivotRows[k]]
-            var changed = false
-            for entry in lower[k] {
-                let wi = w[entry.index]
-                if !wi.isZero {
-                    v.addProduct(-entry.value, wi)
-                    changed = true
-                }
-            }
-            if changed { w[pivotRows[k]] = v }
-        }
-        return w
-    }
-
     /// Solves `B z = a` for a sparse `a` indexed by row; `z`'s nonzeros by slot, ascending.
     ///
     /// Hypersparse: L is applied forwards and U backwards over only the steps `a` reaches
@@ -352,8 +317,8 @@ public struct BasisFactorization: Sendable {
     }
 
     /// Solves `yᵀ B = cᵀ` for a sparse `c` indexed by slot; `y`'s nonzeros by row,
-    /// ascending. Hypersparse like ``solveSparse(_:)``, and equal to ``solveTransposed(_:)``.
-    mutating func solveTransposedSparse(_ c: [SparseEntry]) -> [SparseEntry] {
+    /// ascending. Hypersparse like ``solveSparse(_:)``.
+    public mutating func solveTransposedSparse(_ c: [SparseEntry]) -> [SparseEntry] {
         for entry in c where !entry.value.isZero { slotWork.set(entry.index, entry.value) }
         for eta in etas.reversed() {
             var v = slotWork[eta.slot]
