@@ -204,7 +204,7 @@ extension ConstraintSystem {
         for (index, constraint) in constraints.enumerated() {
             let constant = lowerTerms(constraint, index: index, ancestry: ancestry, into: &scratch)
             rows.append(LinearRow(
-                terms: Array(scratch), constant: constant, relation: constraint.relation,
+                terms: scratch.array, constant: constant, relation: constraint.relation,
                 level: levels.level(of: constraint.priority), constraintIndex: index))
         }
         return LinearSystem(variableCount: variableCount, rows: rows, levels: levels.levels)
@@ -214,7 +214,7 @@ extension ConstraintSystem {
     public func lower<Scalar: LinearScalar>(_ constraint: Constraint, index: Int, level: Int) -> LinearRow<Scalar> {
         var terms = LoweredTerms<Scalar>()
         let constant = lowerTerms(constraint, index: index, ancestry: nil, into: &terms)
-        return LinearRow(terms: Array(terms), constant: constant, relation: constraint.relation, level: level, constraintIndex: index)
+        return LinearRow(terms: terms.array, constant: constant, relation: constraint.relation, level: level, constraintIndex: index)
     }
 
     /// Writes the constraint's lowered terms into `terms` (emptied first; sorted by variable,
