@@ -407,6 +407,7 @@ public struct ConstraintSystem: Sendable, Hashable, Codable {
     public func isMirrored(_ constraint: Constraint) -> Bool { isMirrored(constraint.first, constraint.second) }
 
     /// ``isMirrored(_:)`` for a constraint relating `first` to `second`.
+    @usableFromInline
     func isMirrored(_ first: AttributeReference, _ second: AttributeReference?) -> Bool {
         direction == .rightToLeft && (first.attribute.isDirectional || second?.attribute.isDirectional == true)
     }

@@ -7,39 +7,42 @@
 /// through `replaceSubrange`: with the copy out, a third of a `Double` lowering.
 ///
 /// Complexity: every operation is O(1) but ``sortAndMerge()``, O(count²) on at most eight.
+@usableFromInline
 struct LoweredTerms<Scalar: LinearScalar>: RandomAccessCollection {
     /// Two more than a row can need.
-    static var capacity: Int { 8 }
+    @inlinable static var capacity: Int { 8 }
 
-    private var storage: InlineArray<8, LinearTerm<Scalar>>
-    private(set) var count = 0
+    @usableFromInline var storage: InlineArray<8, LinearTerm<Scalar>>
+    @usableFromInline var count = 0
 
+    @inlinable
     init() {
         storage = InlineArray(repeating: LinearTerm(variable: 0, coefficient: .zero))
     }
 
-    var startIndex: Int { @inline(__always) get { 0 } }
-    var endIndex: Int { @inline(__always) get { count } }
+    @inlinable var startIndex: Int { @inline(__always) get { 0 } }
+    @inlinable var endIndex: Int { @inline(__always) get { count } }
 
+    @inlinable
     subscript(position: Int) -> LinearTerm<Scalar> {
         @inline(__always) get { storage[position] }
         @inline(__always) set { storage[position] = newValue }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ term: LinearTerm<Scalar>) {
         precondition(count < Self.capacity, "a lowered row has at most six terms")
         storage[count] = term
         count += 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func removeAll() { count = 0 }
 
-    /// The terms in an array of their own, by a plain loop. Where `Scalar` is not known at
-    /// compile time (a backend outside this module lowering in `Rational` runs this module's
-    /// generic code), `Array(_:)` took the generic sequence path: 10,600 instructions a row
-    /// of `table-cells`, half of the exact backend's lowering.
+    /// The terms in an array of their own, by a plain loop: unspecialised (before the
+    /// lowering was `@inlinable`), `Array(_:)` took the generic sequence path, 10,600
+    /// instructions a row of `table-cells`, half of the exact backend's lowering.
+    @inlinable
     var array: [LinearTerm<Scalar>] {
         var result: [LinearTerm<Scalar>] = []
         result.reserveCapacity(count)
@@ -50,6 +53,7 @@ struct LoweredTerms<Scalar: LinearScalar>: RandomAccessCollection {
     /// Sorts the terms by variable, stably (an insertion sort: a dozen terms at most), then
     /// sums the terms of each variable in the order they were written and drops the zeros:
     /// a rounding scalar such as `Double` rounds the same way whatever wrote them.
+    @inlinable
     mutating func sortAndMerge() {
         for i in 1..<Swift.max(count, 1) {
             let term = storage[i]
