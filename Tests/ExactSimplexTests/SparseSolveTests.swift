@@ -25,6 +25,12 @@ private func randomSparse(size: Int, rng: inout SplitMix64) -> [SparseEntry] {
     return indices.sorted().map { SparseEntry($0, Rational(numerator: Int.random(in: -5...5, using: &rng), denominator: Int.random(in: 1...3, using: &rng))) }
 }
 
+/// A right-hand side with a nonzero in every place: `solveSparse` takes its dense path
+/// (more than a quarter of the places nonzero) for these.
+private func denseRightHandSide(size: Int, rng: inout SplitMix64) -> [SparseEntry] {
+    (0..<size).map { SparseEntry($0, Rational(numerator: Int.random(in: 1...5, using: &rng), denominator: Int.random(in: 1...3, using: &rng))) }
+}
+
 private func dense(_ entries: [SparseEntry], size: Int) -> [Rational] {
     var vector = [Rational](repeating: .zero, count: size)
     for entry in entries { vector[entry.index] = entry.value }
@@ -68,12 +74,13 @@ struct SparseSolveTests {
             generic.negate(slot: slot)
         }
         for round in 0..<4 {
-            for _ in 0..<10 {
-                let a = randomSparse(size: size, rng: &rng)
+            for trial in 0..<10 {
+                // Every other right-hand side dense: `solveSparse`'s dense path too.
+                let a = trial.isMultiple(of: 2) ? randomSparse(size: size, rng: &rng) : denseRightHandSide(size: size, rng: &rng)
                 let z = lu.solveSparse(a)
                 #expect(dense(z, size: size) == generic.solve(a.map { ($0.index, $0.value) }), "FTRAN, seed \(seed), round \(round)")
                 #expect(z.map(\.index) == z.map(\.index).sorted() && z.allSatisfy { !$0.value.isZero })
-                let c = randomSparse(size: size, rng: &rng)
+                let c = trial.isMultiple(of: 2) ? randomSparse(size: size, rng: &rng) : denseRightHandSide(size: size, rng: &rng)
                 let y = lu.solveTransposedSparse(c)
                 #expect(dense(y, size: size) == generic.solveTransposed(dense(c, size: size)), "BTRAN, seed \(seed), round \(round)")
                 #expect(y.map(\.index) == y.map(\.index).sorted() && y.allSatisfy { !$0.value.isZero })
@@ -82,8 +89,11 @@ struct SparseSolveTests {
             let incoming = randomSparse(size: size, rng: &rng)
             let alpha = lu.solveSparse(incoming)
             guard let pivot = alpha.first else { continue }
+            // Each factorization's own alpha: the two must agree before the update.
+            let genericAlpha = generic.solve(incoming.map { ($0.index, $0.value) })
+            #expect(dense(alpha, size: size) == genericAlpha, "update alpha, seed \(seed), round \(round)")
             lu.replace(slot: pivot.index, alpha: alpha)
-            generic.replace(slot: pivot.index, alpha: dense(alpha, size: size))
+            generic.replace(slot: pivot.index, alpha: genericAlpha)
             if round == 1 {
                 lu.negate(slot: pivot.index)
                 generic.negate(slot: pivot.index)
