@@ -35,7 +35,19 @@ extension CassowarySolver {
     /// columns): on a tableau whose rows are as long as the layout a column can walk all of
     /// it, and the one-shot solve's budget covers its estimate too.
     func ambiguityEstimate(deadline: ContinuousClock.Instant?) -> (ambiguous: [Variable], undecided: [Variable])? {
-        var scratch = tableau
+        var copy = self
+        return copy.ambiguityEstimateInPlace(deadline: deadline)
+    }
+
+    /// ``ambiguityEstimate(deadline:)`` on this solver's own tableau, for a caller that owns
+    /// the solver (the one-shot solve). The walks write only the tableau's scratch marks
+    /// (epochs, the walk's heap), never a row, value or reduced cost; on a copy the first
+    /// mark copied every symbol.
+    mutating func ambiguityEstimateInPlace(deadline: ContinuousClock.Instant?) -> (ambiguous: [Variable], undecided: [Variable])? {
+        // Moved out and back, not copied: the walks below mutate it.
+        var scratch = Tableau()
+        swap(&scratch, &tableau)
+        defer { swap(&scratch, &tableau) }
         var flatColumns = 0
         // Membership by symbol index (flags and the list of members): a `Set<Int>` hashed
         // every reached symbol, 1 M instructions of `aspect-images`' 4 M estimate at 1,000 views.
@@ -185,7 +197,11 @@ extension CassowarySolver {
         noneMovesOnOptimalSet(variables, probeLevel: probeLevel, shortWalks: true)
     }
 
-    mutating func noneMovesOnOptimalSet(_ variables: [Variable], probeLevel: Int, shortWalks: Bool) -> Bool {
+    /// `flatColumns` false skips ``pullOnFlatColumns(of:probeLevel:threshold:)`` and pulls the
+    /// sum itself (for the tests that compare the two).
+    mutating func noneMovesOnOptimalSet(
+        _ variables: [Variable], probeLevel: Int, shortWalks: Bool, flatColumns: Bool = true
+    ) -> Bool {
         var generator = SeededGenerator(seed: Self.probeWeightSeed)
         var sum: [(symbol: Int, weight: Double)] = []
         var terms: [LinearConstraint.Term] = []
@@ -207,12 +223,60 @@ extension CassowarySolver {
         defer { takesFirstDegenerateBlock = false }
         let step = max(1, abs(current), tableau.tolerance.valueScale)
         let threshold = max(tableau.tolerance.feasibility, 1e-6 * max(1, smallestMagnitude, tableau.tolerance.valueScale))
+        if flatColumns, let settled = pullOnFlatColumns(of: sum, probeLevel: probeLevel, threshold: threshold) {
+            return settled
+        }
         for (relation, target) in [(Relation.greaterThanOrEqual, current + step), (.lessThanOrEqual, current - step)] {
             let constraint = LinearConstraint(terms, constant: -target, relation: relation, strength: Strength(level: probeLevel))
             guard let probed = rolledBackProbe(constraint, reading: sum) else { return false }
             if abs(probed.value - current) > threshold { return false }
         }
         return true
+    }
+
+    /// Whether the weighted `sum` stays put on the optimal set, settled by one pull on the flat
+    /// columns it rests on instead of two on the sum itself; nil when one of them is an
+    /// external symbol (free both ways: the caller pulls the sum up and down).
+    ///
+    /// Reduced to non-basic symbols, the sum moves only if one of its non-basic symbols does,
+    /// and on the optimal set only flat ones can (any other costs at some level, and a
+    /// required equality's marker stays at 0). Flat slack and error columns sit at 0 and can
+    /// only grow, so pulling their plain total up shows whether any of them moves: if none
+    /// does, neither does the sum (true); if one does, the sum may still not (its columns'
+    /// moves can cancel on the variables), and false sends the caller to each variable's own
+    /// probe, which decides. No flat column at all: nothing moves, and nothing is added.
+    ///
+    /// Cheaper than the pulls on the sum: one reduction of the sum, then one row over
+    /// non-basic symbols (nothing to substitute) added once; the sum's two pulls each
+    /// substituted the rows of up to 64 variables (100 views of `aspect-images`: 0.69 M
+    /// instructions, a quarter of the one-shot solve).
+    private mutating func pullOnFlatColumns(
+        of sum: [(symbol: Int, weight: Double)], probeLevel: Int, threshold: Double
+    ) -> Bool? {
+        let reduced = tableau.reduce(expression: sum.map { Term($0.symbol, $0.weight) })
+        var columns: [Term] = []
+        // The sum's largest coefficient on them: a move of their total by t moves the sum by
+        // at most that times t.
+        var largest = 1.0
+        var external = false
+        for term in reduced.terms {
+            let symbol = term.symbol
+            guard tableau.reducedCosts[symbol].isZero || tableau.hasResidueCost(symbol) else { continue }
+            switch tableau.symbols[symbol].kind {
+            case .slack, .error:
+                columns.append(Term(symbol, 1))
+                largest = max(largest, abs(term.coefficient))
+            case .external: external = true
+            case .dummy, .retired: continue
+            }
+        }
+        tableau.recycle(reduced)
+        if external { return nil }
+        guard !columns.isEmpty else { return true }
+        let step = max(1, tableau.tolerance.valueScale)
+        let pull = ProbeRow.symbols(columns, constant: -step, relation: .greaterThanOrEqual, strength: Strength(level: probeLevel))
+        guard let probed = rolledBackProbe(pull, reading: columns.map { ($0.symbol, 1) }) else { return false }
+        return probed.value <= threshold / largest
     }
 
     /// The seed of ``noneMovesOnOptimalSet(_:probeLevel:)``'s weights (any fixed value: the
@@ -253,6 +317,19 @@ extension CassowarySolver {
     private mutating func rolledBackProbe(
         _ constraint: LinearConstraint, reading sum: [(symbol: Int, weight: Double)]
     ) -> (value: Double, changed: [(symbol: Int, value: Double)])? {
+        rolledBackProbe(.constraint(constraint), reading: sum)
+    }
+
+    /// What a probe adds: a constraint over variables, or a row over symbols (the pull on
+    /// flat slack and error columns, which no variable names).
+    private enum ProbeRow {
+        case constraint(LinearConstraint)
+        case symbols([Term], constant: Double, relation: Relation, strength: Strength)
+    }
+
+    private mutating func rolledBackProbe(
+        _ probe: ProbeRow, reading sum: [(symbol: Int, weight: Double)]
+    ) -> (value: Double, changed: [(symbol: Int, value: Double)])? {
         // What the journal does not restore: a copy's budget meter and counters were its own.
         let savedMeter = meter
         let savedPivots = tableau.pivots
@@ -266,9 +343,22 @@ extension CassowarySolver {
         beginCall()
         let checkpoint = tableau.beginAttempt()
         let recordTermCount = recordTerms.count
-        let succeeded = (try? insert(
-            constraint.terms, constant: constraint.constant, relation: constraint.relation, strength: constraint.strength,
-            owner: freeRecords.last ?? records.count)) != nil
+        let owner = freeRecords.last ?? records.count
+        let succeeded: Bool
+        switch probe {
+        case .constraint(let constraint):
+            succeeded = (try? insert(
+                constraint.terms, constant: constraint.constant, relation: constraint.relation,
+                strength: constraint.strength, owner: owner)) != nil
+        case .symbols(let terms, let constant, let relation, let strength):
+            // What `insert` does before it hands over the row.
+            tableau.tolerance.include(value: constant)
+            for term in terms { tableau.tolerance.include(coefficient: term.coefficient) }
+            let start = recordTerms.count
+            recordTerms.append(contentsOf: terms)
+            succeeded = (try? insertRecorded(
+                from: start, constant: constant, relation: relation, strength: strength, owner: owner)) != nil
+        }
         var read: (value: Double, changed: [(symbol: Int, value: Double)])?
         if succeeded {
             var changed: [(symbol: Int, value: Double)] = []

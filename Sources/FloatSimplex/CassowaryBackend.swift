@@ -93,6 +93,7 @@ public struct CassowaryBackend: LayoutBackend {
         var clock = PhaseClock()
         var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)
+        solver.reserveCapacity(constraints: linear.rows.count, terms: linear.terms.count, variables: linear.variableCount)
         var broken: [Int] = []
         var conflict: [Int] = []
         // The required rows held (as row indices), in the order added, and for each handle id
@@ -202,7 +203,7 @@ public struct CassowaryBackend: LayoutBackend {
         // (`form`: every label's width tied to one) each probe walks all of it, and 64 of them
         // cost many solves.
         let probeWorkLimit = max(ambiguityProbeWorkFloor, solver.tableau.termsRead)
-        guard let estimate = solver.ambiguityEstimate(deadline: budget.wallTime.map { start + $0 }) else { return exceeded() }
+        guard let estimate = solver.ambiguityEstimateInPlace(deadline: budget.wallTime.map { start + $0 }) else { return exceeded() }
         // Flags by variable, not a set: read off in order at the end.
         var isAmbiguous = [Bool](repeating: false, count: linear.variableCount)
         for variable in estimate.ambiguous where variable.index >= 0 && variable.index < linear.variableCount {

@@ -15,8 +15,13 @@ struct ColumnIndex: Sendable {
     var symbolCount: Int { head.count }
 
     mutating func reserveCapacity(_ symbols: Int) {
+        reserveCapacity(symbols, entries: symbols + symbols / 2)
+    }
+
+    /// Room for `symbols` symbols and `entries` (row, symbol) pairs without regrowing.
+    mutating func reserveCapacity(_ symbols: Int, entries: Int) {
         head.reserveCapacity(symbols)
-        nodes.reserveCapacity(symbols + symbols / 2)
+        nodes.reserveCapacity(entries)
     }
 
     /// Adds a symbol named by no row.

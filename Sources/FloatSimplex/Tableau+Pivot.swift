@@ -21,12 +21,31 @@ extension Tableau {
     /// The result's terms live in a buffer the tableau reuses: hand it back with
     /// ``recycle(_:)-(Row)`` (or to ``pivot(entering:leaving:reducedLeavingRow:)``).
     mutating func reduce(_ symbol: Int) -> Row {
+        beginReduction()
+        for index in symbols[symbol].rowRange { accumulate(terms[index].symbol, terms[index].coefficient) }
+        return finishReduction(constant: symbols[symbol].constant)
+    }
+
+    /// The reduced form of `Σ expression` (symbols basic or not, each named once): the same
+    /// sum over non-basic symbols only, as ``reduce(_:)`` gives for a row. Hand the result
+    /// back with ``recycle(_:)-(Row)``.
+    mutating func reduce(expression: [Term]) -> Row {
+        beginReduction()
+        for term in expression { accumulate(term.symbol, term.coefficient) }
+        return finishReduction(constant: 0)
+    }
+
+    private mutating func beginReduction() {
         nextEpoch()
         if accumulatedMagnitudes.count < symbols.count {
             accumulatedMagnitudes.append(contentsOf: repeatElement(0, count: symbols.count - accumulatedMagnitudes.count))
         }
-        var constant = symbols[symbol].constant
-        for index in symbols[symbol].rowRange { accumulate(terms[index].symbol, terms[index].coefficient) }
+    }
+
+    /// Expands the accumulated basic symbols from the highest rank down and collects what is
+    /// left on non-basic ones.
+    private mutating func finishReduction(constant initial: Double) -> Row {
+        var constant = initial
         while let basic = heap.pop() {
             let factor = symbols[basic].accumulator
             symbols[basic].accumulator = 0

@@ -33,13 +33,23 @@ extension ConstraintSystem {
         pool.reserveCapacity(3 * constraints.count)
         var fractions = LoweredTerms<SmallFraction>()
         var checked = LoweredTerms<CheckedDouble>()
+        var plain = LoweredTerms<Double>()
         // Optional once: wrapping it per call copied its arrays (a retain and a release each), per row.
         let ancestry: ItemAncestry? = ItemAncestry(self)
+        let itemLiteralsAreShortDyadic = itemLiteralsAreShortDyadic
         for index in constraints.indices {
             let level = Int(levelOf[index])
             let start = pool.count
             let constant: Double
-            if let rounded = appendRoundedOnceRow(
+            if itemLiteralsAreShortDyadic && rowIsShortDyadic(index) {
+                // Exact in plain `Double` (see `NumericLiteral.isShortDyadic`): no tracking needed.
+                let exact = lowerTerms(
+                    constraints[index].first, constraints[index].second, multiplier: constraints[index].multiplier,
+                    constant: constraints[index].constant, index: index, ancestry: ancestry, into: &plain)
+                for i in 0..<plain.count { pool.append(plain[i]) }
+                // An exact zero is +0, as the exact value's rounding gives.
+                constant = exact == 0 ? 0 : exact
+            } else if let rounded = appendRoundedOnceRow(
                 index, ancestry: ancestry, to: &pool, checked: &checked, fractions: &fractions) {
                 constant = rounded
             } else {
@@ -100,6 +110,37 @@ extension ConstraintSystem {
             pool.append(LinearTerm(variable: fractions[i].variable, coefficient: fractions[i].coefficient.roundedDouble ?? 0))
         }
         return rounded
+    }
+
+    /// Whether every literal of the items (the root's frame, margins, baselines) is a short
+    /// dyadic number (``NumericLiteral/isShortDyadic``): then a row whose own multiplier and
+    /// constant are too, and which has no row scale, lowers exactly in plain `Double`.
+    var itemLiteralsAreShortDyadic: Bool {
+        for index in items.indices {
+            if let frame = items[index].frame {
+                for literal in frame where !literal.isShortDyadic { return false }
+            }
+            // Read in place: a copy of the margins retains and releases four literals.
+            guard items[index].margins.top.isShortDyadic, items[index].margins.left.isShortDyadic,
+                items[index].margins.bottom.isShortDyadic, items[index].margins.right.isShortDyadic else { return false }
+            if let baselines = items[index].baselines, !baselines.first.isShortDyadic || !baselines.last.isShortDyadic {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether constraint `index` lowers exactly in plain `Double` once the items' literals do:
+    /// its multiplier and constant short dyadic numbers, and no row scale.
+    ///
+    /// Every number of such a row is exact: a coefficient sums at most six terms ±1, ±½, ±m,
+    /// ±½m (multiples of 2⁻⁷ below 2¹⁹ in magnitude), and the constant sums items' literals
+    /// halved or not, times at most m once, and the constant (multiples of 2⁻¹³ below 2³⁶):
+    /// every partial sum and product fits a 53-bit significand.
+    @inline(__always)
+    func rowIsShortDyadic(_ index: Int) -> Bool {
+        constraints[index].multiplier.isShortDyadic && constraints[index].constant.isShortDyadic
+            && (rowScales.isEmpty || rowScales[index] == nil)
     }
 
     /// The largest magnitude among the numbers lowering reads: multipliers, constants, row
@@ -174,6 +215,16 @@ extension NumericLiteral {
 
     /// 10⁰ … 10²², each exact in `Double`.
     static let powersOfTen: [Double] = (0...22).reduce(into: []) { powers, k in powers.append(k == 0 ? 1 : powers[k - 1] * 10) }
+
+    /// Whether the literal is exactly a multiple of 2⁻⁶ below 2¹⁶ in magnitude (integers such
+    /// as 8 or 1024, halves, 0.5625 = 9/16), so that sums and products of a few of them are
+    /// exact in `Double` (``ConstraintSystem/rowIsShortDyadic(_:)``).
+    @inline(__always)
+    var isShortDyadic: Bool {
+        let scaled = doubleValue * 64
+        // Scaling by 2⁶ is exact; the value must also be the literal's own, not a rounding.
+        return scaled.magnitude < 0x1p22 && scaled == scaled.rounded(.towardZero) && doubleValueIsExact
+    }
 
     /// Whether the literal is 1000 (a required priority): the exponent and value say so
     /// without reading the digits (a significand s with s·10³ = 1000 is 1).

@@ -167,6 +167,35 @@ import Testing
         #expect(shorter > 0, "no pull of \(compared) read fewer terms with short walks")
     }
 
+    /// The pull on the flat columns under the sum says "stays put" only where the pulls on
+    /// the sum itself say so too (a move of the sum moves one of its flat columns), and
+    /// answers as they do on most systems (where its columns move but the sum does not, the
+    /// variables' own probes decide).
+    @Test func theFlatColumnPullAgreesWithThePullsOnTheSum() throws {
+        var bothStill = 0, bothMoving = 0, onlySumStill = 0
+        let families = ["table-cells", "aspect-images", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest",
+                        "random", "cassowary-benchmark", "degenerate-cones", "ambiguous", "reciprocal-multipliers"]
+        for (name, solver) in AmbiguityEstimateTests.solvers(families: families) {
+            let undecided = solver.ambiguityEstimate().undecided
+            guard undecided.count > 1 else { continue }
+            var columns = solver, sum = solver
+            let columnsStill = columns.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true)
+            let sumStill = sum.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true, flatColumns: false)
+            if columnsStill { #expect(sumStill, "\(name): the flat columns stayed put, yet the sum moved") }
+            switch (columnsStill, sumStill) {
+            case (true, true): bothStill += 1
+            case (false, false): bothMoving += 1
+            case (false, true): onlySumStill += 1
+            case (true, false): break
+            }
+            // Rolled back: the solver answers as before.
+            #expect(columns.tableau.symbolCount == solver.tableau.symbolCount, "\(name)")
+            for variable in undecided { #expect(columns.value(of: variable) == solver.value(of: variable), "\(name)") }
+        }
+        #expect(bothStill > 0 && bothMoving > 0, "\(bothStill) still, \(bothMoving) moving")
+        #expect(onlySumStill <= (bothStill + bothMoving) / 10, "\(onlySumStill) sums stayed put while their columns moved")
+    }
+
     /// The apex of the cone `x, y ≥ 0, x ≤ 2y, y ≤ 2x`: each column alone is blocked at step
     /// zero, yet the two move together; the sum moves, and each own probe finds it.
     @Test func theConesApexMovesTogether() throws {

@@ -110,6 +110,65 @@ import Testing
         }
     }
 
+    /// Short dyadic literals (multiples of 2⁻⁶ below 2¹⁶) are what the plain-`Double` path
+    /// takes; a decimal that only rounds onto one is not.
+    @Test func shortDyadicLiterals() throws {
+        let short = ["0", "8", "-8", "0.5", "0.5625", "0.015625", "65535.984375", "-65535.984375", "1024", "1.5"]
+        let other = ["65536", "0.0078125", "0.1", "1e-300", "0.015625000000000001", "2.1", "1e5", "0.6666666667"]
+        for text in short { #expect(try #require(NumericLiteral(parsing: text)).isShortDyadic, "\(text)") }
+        for text in other { #expect(!(try #require(NumericLiteral(parsing: text)).isShortDyadic), "\(text)") }
+    }
+
+    /// Rows of short dyadic literals lower in plain `Double`, untracked: still the exact rows
+    /// bit for bit, with literals at the edges of what that path takes (2¹⁶ − 2⁻⁶, 2⁻⁶, their
+    /// negatives), centres, margins, baselines, nested views and a right-to-left layout,
+    /// where partial sums and products come closest to the 53 bits they must fit.
+    @Test func shortDyadicRowsAreExactInPlainDouble() throws {
+        var rng = SeededGenerator(seed: 11)
+        let edges = ["65535.984375", "-65535.984375", "0.015625", "-0.015625", "32767.5", "1", "-1", "0.5625", "0"]
+        func literal() -> String {
+            Bool.random(using: &rng) ? edges[Int.random(in: 0..<edges.count, using: &rng)]
+                : String(Double(Int.random(in: -4_194_303...4_194_303, using: &rng)) / 64)
+        }
+        // Positions with positions, sizes with sizes, on one axis (rule V1); leading and
+        // trailing apart from left and right (V4).
+        let groups = [
+            ["left", "right", "leftMargin", "rightMargin", "centerX", "centerXWithinMargins"],
+            ["leading", "trailing", "leadingMargin", "trailingMargin", "centerX", "centerXWithinMargins"],
+            ["top", "bottom", "centerY", "topMargin", "bottomMargin", "centerYWithinMargins", "firstBaseline", "lastBaseline"],
+            ["width"], ["height"],
+        ]
+        var plainRows = 0
+        for _ in 0..<150 {
+            var text = Bool.random(using: &rng) ? "direction rtl\n" : ""
+            let width = String(Double(Int.random(in: 1...4_194_303, using: &rng)) / 64)
+            text += "root r \(width) 65535.984375 margins \(literal()) \(literal()) \(literal()) \(literal())\n"
+            text += "view a margins \(literal()) \(literal()) \(literal()) \(literal()) baseline \(literal()) \(literal())\n"
+            text += "view b in a margins \(literal()) \(literal()) \(literal()) \(literal())\n"
+            text += "view c in b baseline \(literal()) \(literal())\n"
+            for _ in 0..<6 {
+                let items = ["r", "a", "b", "c"]
+                let first = items[Int.random(in: 1..<4, using: &rng)], second = items[Int.random(in: 0..<4, using: &rng)]
+                let pool = groups[Int.random(in: 0..<groups.count, using: &rng)]
+                let a1 = pool[Int.random(in: 0..<pool.count, using: &rng)], a2 = pool[Int.random(in: 0..<pool.count, using: &rng)]
+                let constant = literal()
+                let signed = constant.hasPrefix("-") ? "- \(constant.dropFirst())" : "+ \(constant)"
+                var multiplier = literal()
+                while Double(multiplier) == 0 { multiplier = literal() }  // rule V5
+                text += "\(first).\(a1) == \(multiplier) * \(second).\(a2) \(signed)\n"
+            }
+            let system = try parse(text)
+            let (linear, exact) = Self.rounded(system)
+            #expect(exact.isEmpty)
+            #expect(Self.bitwiseEqual(linear, Self.reference(system)), "\(text)")
+            if system.itemLiteralsAreShortDyadic {
+                plainRows += system.constraints.indices.filter { system.rowIsShortDyadic($0) }.count
+            }
+        }
+        // Most systems take the plain path for every row.
+        #expect(plainRows > 500)
+    }
+
     @Test func exactLiterals() throws {
         let exact = ["0", "1", "-8", "0.5", "26.25", "0.375", "123456789012345", "1e14", "0.000030517578125"]
         let inexact = ["0.1", "1.7", "1e-5", "1234567890123456789", "0.0000030517578125", "1e-400"]
