@@ -165,6 +165,7 @@ extension CassowarySolver {
     /// as ``insert(_:constant:relation:strength:owner:)`` adds one over variables once it has
     /// written them there: its markers, its subject, and the re-optimisation. Also the entry
     /// of the ambiguity pull on slack and error symbols, which no variable names.
+    @inline(__always)
     mutating func insertRecorded(
         from start: Int, constant: Double, relation: Relation, strength: Strength, owner: Int
     ) throws(Failure) -> Record {

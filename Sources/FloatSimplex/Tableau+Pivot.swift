@@ -35,6 +35,7 @@ extension Tableau {
         return finishReduction(constant: 0)
     }
 
+    @inline(__always)
     private mutating func beginReduction() {
         nextEpoch()
         if accumulatedMagnitudes.count < symbols.count {
@@ -44,6 +45,7 @@ extension Tableau {
 
     /// Expands the accumulated basic symbols from the highest rank down and collects what is
     /// left on non-basic ones.
+    @inline(__always)
     private mutating func finishReduction(constant initial: Double) -> Row {
         var constant = initial
         while let basic = heap.pop() {
