@@ -277,7 +277,7 @@ extension CassowarySolver {
         var rewritten: [(symbol: Int, row: Row, rank: Int)] = []
         for definition in definitions {
             // Most rows come out as they were: only the region the pivots touched is rewritten.
-            if tableau.row(definition.symbol) == definition.row {
+            if tableau.rowEquals(definition.symbol, definition.row) {
                 tableau.symbols[definition.symbol].rank = definition.rank
             } else if rebuildingIndex {
                 rewritten.append(definition)
@@ -288,7 +288,15 @@ extension CassowarySolver {
         if !rewritten.isEmpty { tableau.replaceRows(rewritten) }
         tableau.lowRank = 0
         tableau.highRank = 1 << 40
-        let ordered = basics.sorted { tableau.symbols[$0].rank < tableau.symbols[$1].rank }
+        // Sorted with their ranks beside them: read through `tableau` in the comparison, each
+        // rank cost an access check.
+        var byRank: [(rank: Int, symbol: Int)] = []
+        byRank.reserveCapacity(basics.count)
+        for b in basics { byRank.append((tableau.symbols[b].rank, b)) }
+        byRank.sort { $0.rank < $1.rank }
+        var ordered: [Int] = []
+        ordered.reserveCapacity(byRank.count)
+        for entry in byRank { ordered.append(entry.symbol) }
         for b in ordered { tableau.setValue(b, tableau.evaluate(b)) }
         var weight = Array(repeating: LexVector(), count: symbolCount)
         for symbol in 0..<symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {

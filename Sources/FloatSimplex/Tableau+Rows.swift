@@ -8,6 +8,21 @@ extension Tableau {
         return Row(constant: symbols[symbol].constant, terms: Array(terms[symbols[symbol].rowRange]))
     }
 
+    /// Whether `symbol`'s row is `row` (as `row(symbol) == row` says), read in place: the
+    /// refactorisation asks it of every basic symbol, and a row copied out to compare was an
+    /// allocation each.
+    func rowEquals(_ symbol: Int, _ row: Row) -> Bool {
+        guard symbols[symbol].isBasic else { return row == .empty }
+        let range = symbols[symbol].rowRange
+        guard symbols[symbol].constant == row.constant, range.count == row.terms.count else { return false }
+        var other = row.terms.startIndex
+        for index in range {
+            guard terms[index] == row.terms[other] else { return false }
+            other += 1
+        }
+        return true
+    }
+
     /// Makes `symbol` basic with `row` at `rank`, or non-basic when `row` is nil.
     mutating func setRow(_ symbol: Int, _ row: Row?, rank newRank: Int = 0) {
         guard let row else {
