@@ -288,15 +288,16 @@ extension CassowarySolver {
         if !rewritten.isEmpty { tableau.replaceRows(rewritten) }
         tableau.lowRank = 0
         tableau.highRank = 1 << 40
-        // Sorted with their ranks beside them: read through `tableau` in the comparison, each
-        // rank cost an access check.
-        var byRank: [(rank: Int, symbol: Int)] = []
-        byRank.reserveCapacity(basics.count)
-        for b in basics { byRank.append((tableau.symbols[b].rank, b)) }
-        byRank.sort { $0.rank < $1.rank }
+        // Rank order without sorting: forward ranks count up from 1 and backward ones down
+        // from 2⁴⁰ in the order the definitions were made, so it is the forward definitions
+        // in that order, then the backward ones in reverse.
         var ordered: [Int] = []
-        ordered.reserveCapacity(byRank.count)
-        for entry in byRank { ordered.append(entry.symbol) }
+        ordered.reserveCapacity(definitions.count)
+        for definition in definitions where definition.rank < 1 << 39 { ordered.append(definition.symbol) }
+        for definition in definitions.reversed() where definition.rank >= 1 << 39 { ordered.append(definition.symbol) }
+        assert(ordered.count == basics.count && zip(ordered, ordered.dropFirst()).allSatisfy {
+            tableau.symbols[$0.0].rank < tableau.symbols[$0.1].rank
+        }, "the basics in rank order")
         for b in ordered { tableau.setValue(b, tableau.evaluate(b)) }
         var weight = Array(repeating: LexVector(), count: symbolCount)
         for symbol in 0..<symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {

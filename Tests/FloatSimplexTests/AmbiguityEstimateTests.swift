@@ -144,16 +144,23 @@ import Testing
         #expect(batchesMoving > 0, "\(batchesStill) sums stayed put, none moved")
     }
 
+    /// The pulls' systems: those of 12 families whose estimate leaves more than one variable
+    /// undecided, with those variables.
+    static func undecidedSystems() -> [(name: String, solver: CassowarySolver, undecided: [Variable])] {
+        let families = ["table-cells", "aspect-images", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest",
+                        "random", "cassowary-benchmark", "degenerate-cones", "ambiguous", "reciprocal-multipliers"]
+        return AmbiguityEstimateTests.solvers(families: families).compactMap { name, solver in
+            let undecided = solver.ambiguityEstimate().undecided
+            return undecided.count > 1 ? (name, solver, undecided) : nil
+        }
+    }
+
     /// The pull's ratio tests stop at the first well-conditioned row that blocks at step
     /// zero: another path to the same optimum of the sum, so the same answer as whole
     /// columns, with fewer row terms read where the vertex is degenerate.
     @Test func shortColumnWalksAnswerAsWholeOnes() throws {
         var compared = 0, shorter = 0
-        let families = ["table-cells", "aspect-images", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest",
-                        "random", "cassowary-benchmark", "degenerate-cones", "ambiguous", "reciprocal-multipliers"]
-        for (name, solver) in AmbiguityEstimateTests.solvers(families: families) {
-            let undecided = solver.ambiguityEstimate().undecided
-            guard undecided.count > 1 else { continue }
+        for (name, solver, undecided) in Self.undecidedSystems() {
             var short = solver, whole = solver
             let shortStart = short.tableau.termsRead, wholeStart = whole.tableau.termsRead
             let shortAnswer = short.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true)
@@ -173,11 +180,7 @@ import Testing
     /// variables' own probes decide).
     @Test func theFlatColumnPullAgreesWithThePullsOnTheSum() throws {
         var bothStill = 0, bothMoving = 0, onlySumStill = 0
-        let families = ["table-cells", "aspect-images", "centered", "form", "equal-spacing", "equal-hugging", "hugging-contest",
-                        "random", "cassowary-benchmark", "degenerate-cones", "ambiguous", "reciprocal-multipliers"]
-        for (name, solver) in AmbiguityEstimateTests.solvers(families: families) {
-            let undecided = solver.ambiguityEstimate().undecided
-            guard undecided.count > 1 else { continue }
+        for (name, solver, undecided) in Self.undecidedSystems() {
             var columns = solver, sum = solver
             let columnsStill = columns.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true)
             let sumStill = sum.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true, flatColumns: false)
