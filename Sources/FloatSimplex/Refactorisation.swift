@@ -155,10 +155,15 @@ extension CassowarySolver {
         var count = Array(repeating: 0, count: work.count)
         for (r, row) in work.enumerated() {
             for term in row.terms where isBasicSymbol[term.symbol] {
-                rowsOf[term.symbol].append(r)
                 colCount[term.symbol] += 1
                 count[r] += 1
             }
+        }
+        // Counted first, so that each list is allocated once at its size: appended from empty,
+        // the lists' regrowths were a tenth of a rebuild.
+        for b in basics where colCount[b] > 0 { rowsOf[b].reserveCapacity(colCount[b]) }
+        for (r, row) in work.enumerated() {
+            for term in row.terms where isBasicSymbol[term.symbol] { rowsOf[term.symbol].append(r) }
         }
         var assigned = Array(repeating: false, count: symbolCount)
         var rowDone = Array(repeating: false, count: work.count)

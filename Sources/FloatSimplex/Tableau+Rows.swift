@@ -114,6 +114,11 @@ extension Tableau {
     mutating func replaceRows(_ rows: [(symbol: Int, row: Row, rank: Int)]) {
         precondition(!journaling, "rows replaced inside an attempt")
         if !shiftCones.isEmpty { shiftCones.removeAll() }
+        // Room for every new run at once, and below for every (row, symbol) pair of the index:
+        // grown term by term, both were copied over several times.
+        var added = 0
+        for entry in rows { added += entry.row.terms.count }
+        terms.reserveCapacity(terms.count + added)
         for (symbol, row, rank) in rows {
             precondition(symbols[symbol].isBasic, "a replaced row's symbol is basic")
             let old = Int(symbols[symbol].rowCount)
@@ -127,7 +132,7 @@ extension Tableau {
             symbols[symbol].rank = rank
         }
         var index = ColumnIndex()
-        index.reserveCapacity(symbols.count)
+        index.reserveCapacity(symbols.count, entries: termCount)
         for _ in symbols.indices { index.appendSymbol() }
         for symbol in symbols.indices where symbols[symbol].isBasic {
             for position in symbols[symbol].rowRange { index.add(symbol, to: terms[position].symbol) }
