@@ -96,232 +96,149 @@ extension CassowarySolver {
     }
 
     /// ``refactorIfDenserThanConstraints(allowance:)`` once its test has passed.
+    ///
+    /// The rebuilt rows are judged before they are written: their values, rank by rank, and
+    /// the reduced costs they imply are compared with the solver's, bit for bit, and no
+    /// symbol may show an improving direction. A copy of the solver to fall back on (its
+    /// arrays copied on the first write, the reduced costs' storage retained and released
+    /// one by one) was a sixth of `form`'s one-shot solve at 100 views. Only where a basic
+    /// restricted symbol sits below zero (or a marker off it) does feasibility depend on
+    /// the new rows' rounding scale (or where one is listed infeasible already); then the
+    /// rows are written and, if they call a symbol infeasible, the copy is put back.
     private mutating func refactorKeepingEverything() -> Bool {
-        let saved = self
-        let rebuilt = refactor(rebuildingIndex: true)
-        var same = rebuilt && tableau.infeasible.isEmpty && tableau.candidates.isEmpty
-            && tableau.symbolCount == saved.tableau.symbolCount
-        if same {
-            tableau.symbols.withUnsafeBufferPointer { now in
-                saved.tableau.symbols.withUnsafeBufferPointer { before in
-                    for symbol in now.indices where now[symbol].isBasic != before[symbol].isBasic
-                        || (now[symbol].isBasic && now[symbol].value.bitPattern != before[symbol].value.bitPattern) {
-                        same = false
-                        break
-                    }
-                }
-            }
-        }
-        if same {
-            for symbol in 0..<tableau.symbolCount where tableau.reducedCosts[symbol] != saved.tableau.reducedCosts[symbol] {
-                same = false
-                break
-            }
-        }
-        guard same else {
-            self = saved
+        guard let factors = factorBasis() else {
             denseRefactorFloor = 2 * tableau.termCount
             return false
+        }
+        let order = factors.rankOrder()
+        guard let weights = reducedCostsIfUnchanged(by: factors, order: order) else {
+            denseRefactorFloor = 2 * tableau.termCount
+            return false
+        }
+        let feasibilityDependsOnRows = !tableau.infeasible.isEmpty || tableau.symbols.contains {
+            $0.isBasic && $0.kind != .external && ($0.kind == .dummy ? $0.value != 0 : $0.value < 0)
+        }
+        if feasibilityDependsOnRows {
+            let saved = self
+            apply(factors, order: order, weights: weights, rebuildingIndex: true)
+            guard tableau.infeasible.isEmpty else {
+                self = saved
+                denseRefactorFloor = 2 * tableau.termCount
+                return false
+            }
+        } else {
+            apply(factors, order: order, weights: weights, rebuildingIndex: true, pointUnchanged: true)
         }
         tableau.compactIfWasteful()
         denseRefactorsKept &+= 1
         return true
     }
 
-    /// Rebuilds every basic symbol's row from the records' rows for the current basis: a
-    /// sparse LU of the basis by peeling row singletons (lower triangle, ranks counting up),
-    /// column singletons (upper triangle, ranks counting down) and, where neither exists,
-    /// eliminating one symbol from the cycle it closes (a Markowitz choice). Values and the
-    /// reduced objective are then recomputed. Returns false, changing nothing, when a pivot
-    /// would be numerically unsafe or the basis does not match the records.
+    /// The reduced costs the rows of `factors` give every symbol, when every basic symbol's
+    /// value comes out of them to the bit, every reduced cost is the solver's, and neither
+    /// list (candidates, infeasible) would keep a member once they are written; nil otherwise.
+    ///
+    /// Values are summed in rank order from the current values: while every earlier one
+    /// matches to the bit, the current values are the rebuilt ones.
+    private func reducedCostsIfUnchanged(by factors: BasisFactors, order: [Int]) -> [LexVector]? {
+        // Members that writing the rows would not revisit (it updates every basic symbol's
+        // feasibility and every live symbol's candidacy).
+        for symbol in tableau.candidates where tableau.symbols[symbol].kind == .retired { return nil }
+        for symbol in tableau.infeasible where !tableau.symbols[symbol].isBasic { return nil }
+        for index in order {
+            let definition = factors.definitions[index]
+            guard factors.evaluate(definition, values: tableau.symbols).bitPattern == tableau.symbols[definition.symbol].value.bitPattern else {
+                return nil
+            }
+        }
+        let weights = reducedCosts(of: factors, order: order)
+        for symbol in 0..<tableau.symbolCount where tableau.symbols[symbol].kind != .retired {
+            let isBasic = tableau.symbols[symbol].isBasic
+            guard tableau.reducedCosts[symbol] == (isBasic ? LexVector() : weights[symbol]) else { return nil }
+            // Equal costs give the same direction; one the primal simplex dropped as residue
+            // would be listed again once written.
+            guard tableau.improvingDirection(symbol) == 0 else { return nil }
+        }
+        return weights
+    }
+
+    /// The reduced objective over the rows of `factors`: each error symbol's cost at its
+    /// level, carried down the definitions in reverse rank order onto the symbols they name.
+    private func reducedCosts(of factors: BasisFactors, order: [Int]) -> [LexVector] {
+        var weight = Array(repeating: LexVector(), count: tableau.symbolCount)
+        for symbol in 0..<tableau.symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {
+            weight[symbol] = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
+        }
+        for index in order.reversed() {
+            let definition = factors.definitions[index]
+            guard !weight[definition.symbol].isZero else { continue }
+            let w = weight[definition.symbol]
+            for position in definition.range {
+                let term = factors.terms[position]
+                weight[term.symbol].add(w, times: term.coefficient)
+            }
+        }
+        return weight
+    }
+
+    /// Rebuilds every basic symbol's row from the records' rows for the current basis
+    /// (``factorBasis()``), then recomputes the values and the reduced objective. Returns
+    /// false, changing nothing, when a pivot would be numerically unsafe or the basis does not
+    /// match the records.
     ///
     /// With `rebuildingIndex`, the rewritten rows go in at once and the column index is
-    /// rebuilt in one sweep (``Tableau/replaceRows(_:)``): unlinking each old row's users one
+    /// rebuilt in one sweep (``Tableau/replaceRows(_:from:)``): unlinking each old row's users one
     /// by one walks every named symbol's list, quadratic when long rows share their symbols
     /// (three quarters of a 1,000-cell table's first pass). The lists' order then differs.
     @discardableResult
     mutating func refactor(rebuildingIndex: Bool = false) -> Bool {
-        let symbolCount = tableau.symbolCount
-        var work: [Row] = []
-        for record in records { if let record { work.append(row(of: record)) } }
-        var basics: [Int] = []
-        for symbol in 0..<symbolCount where tableau.symbols[symbol].isBasic { basics.append(symbol) }
-        guard basics.count == work.count else { return false }
+        guard let factors = factorBasis() else { return false }
+        let order = factors.rankOrder()
+        apply(factors, order: order, weights: reducedCosts(of: factors, order: order), rebuildingIndex: rebuildingIndex)
+        return true
+    }
 
-        var isBasicSymbol = Array(repeating: false, count: symbolCount)
-        for b in basics { isBasicSymbol[b] = true }
-        var rowsOf = Array(repeating: [Int](), count: symbolCount)   // filled for basic symbols only
-        var colCount = Array(repeating: 0, count: symbolCount)
-        var count = Array(repeating: 0, count: work.count)
-        for (r, row) in work.enumerated() {
-            for term in row.terms where isBasicSymbol[term.symbol] {
-                colCount[term.symbol] += 1
-                count[r] += 1
-            }
-        }
-        // Counted first, so that each list is allocated once at its size: appended from empty,
-        // the lists' regrowths were a tenth of a rebuild.
-        for b in basics where colCount[b] > 0 { rowsOf[b].reserveCapacity(colCount[b]) }
-        for (r, row) in work.enumerated() {
-            for term in row.terms where isBasicSymbol[term.symbol] { rowsOf[term.symbol].append(r) }
-        }
-        var assigned = Array(repeating: false, count: symbolCount)
-        var rowDone = Array(repeating: false, count: work.count)
-        var rowQueue = (0..<work.count).filter { count[$0] == 1 }
-        var columnQueue = basics.filter { colCount[$0] == 1 }
-        var definitions: [(symbol: Int, row: Row, rank: Int)] = []
-        definitions.reserveCapacity(basics.count)
-        var forward = 0
-        var backward = 1 << 40
-
-        func contains(_ r: Int, _ symbol: Int) -> Bool { work[r].terms.contains { $0.symbol == symbol } }
-
-        /// Solves row r for b (rejecting small pivots, relative to the row, unless r names no
-        /// other unassigned basic symbol) and retires both.
-        ///
-        /// A row singleton leaves no choice: its last basic symbol is what it determines, and
-        /// dividing by its coefficient keeps the relative accuracy of the rest of the row
-        /// (`v2.left == -1e-9 * v1.left` with `v2.left` known gives `v1.left` to the last bit).
-        /// Refusing it gave up the whole rebuild, and kept rows that had reached `v1` through
-        /// 1e10-sized intermediates (5.1e10 − 1389 for 5.1e10).
-        func assign(_ b: Int, _ r: Int, rank: Int, singleton: Bool = false) -> Bool {
-            var coefficient = 0.0
-            var largest = 0.0
-            for term in work[r].terms {
-                if term.symbol == b { coefficient += term.coefficient }
-                largest = max(largest, abs(term.coefficient))
-            }
-            guard abs(coefficient) > (singleton ? 0 : 1e-7 * largest) else { return false }
-            let scale = -1 / coefficient
-            var terms: [Term] = []
-            terms.reserveCapacity(work[r].terms.count - 1)
-            for term in work[r].terms where term.symbol != b { terms.append(Term(term.symbol, term.coefficient * scale)) }
-            definitions.append((b, Row(constant: work[r].constant * scale, terms: terms), rank))
-            rowDone[r] = true
-            assigned[b] = true
-            for term in work[r].terms where isBasicSymbol[term.symbol] && !assigned[term.symbol] {
-                colCount[term.symbol] -= 1
-                if colCount[term.symbol] == 1 { columnQueue.append(term.symbol) }
-            }
-            for other in rowsOf[b] where !rowDone[other] && contains(other, b) {
-                count[other] -= 1
-                if count[other] == 1 { rowQueue.append(other) }
-            }
-            return true
-        }
-
-        while definitions.count < basics.count {
-            if let r = rowQueue.popLast() {
-                guard !rowDone[r], count[r] == 1 else { continue }
-                guard let b = work[r].terms.first(where: { isBasicSymbol[$0.symbol] && !assigned[$0.symbol] })?.symbol else { return false }
-                forward += 1
-                guard assign(b, r, rank: forward, singleton: true) else { return false }
-            } else if let b = columnQueue.popLast() {
-                guard !assigned[b], colCount[b] == 1 else { continue }
-                guard let r = rowsOf[b].first(where: { !rowDone[$0] && contains($0, b) }) else { return false }
-                backward -= 1
-                guard assign(b, r, rank: backward) else { return false }
-            } else {
-                // A cycle: eliminate the unassigned symbol of least Markowitz cost.
-                var best: (r: Int, b: Int, cost: Int, magnitude: Double)?
-                for r in work.indices where !rowDone[r] && count[r] >= 1 {
-                    var largest = 0.0
-                    for term in work[r].terms { largest = max(largest, abs(term.coefficient)) }
-                    for term in work[r].terms where isBasicSymbol[term.symbol] && !assigned[term.symbol] {
-                        guard abs(term.coefficient) > 0.1 * largest else { continue }
-                        let cost = (count[r] - 1) * (colCount[term.symbol] - 1)
-                        if best == nil || cost < best!.cost || (cost == best!.cost && abs(term.coefficient) > best!.magnitude) {
-                            best = (r, term.symbol, cost, abs(term.coefficient))
-                        }
-                    }
-                }
-                guard let (r, b, _, _) = best else { return false }
-                var coefficient = 0.0
-                for term in work[r].terms where term.symbol == b { coefficient += term.coefficient }
-                for other in rowsOf[b] where other != r && !rowDone[other] && contains(other, b) {
-                    var factor = 0.0
-                    var merged: [Term] = []
-                    for term in work[other].terms {
-                        if term.symbol == b { factor += term.coefficient } else { merged.append(term) }
-                    }
-                    let k = -factor / coefficient
-                    for term in work[r].terms where term.symbol != b {
-                        if let index = merged.firstIndex(where: { $0.symbol == term.symbol }) {
-                            let old = merged[index].coefficient
-                            let amount = k * term.coefficient
-                            let sum = old + amount
-                            merged[index].coefficient = Tolerance.isCancelled(sum, of: max(abs(old), abs(amount))) ? 0 : sum
-                        } else {
-                            merged.append(Term(term.symbol, k * term.coefficient))
-                            if isBasicSymbol[term.symbol] && !assigned[term.symbol] {
-                                rowsOf[term.symbol].append(other)
-                                colCount[term.symbol] += 1
-                            }
-                        }
-                    }
-                    merged.removeAll { term in
-                        guard term.coefficient == 0 else { return false }
-                        if isBasicSymbol[term.symbol] && !assigned[term.symbol] { colCount[term.symbol] -= 1 }
-                        return true
-                    }
-                    work[other] = Row(constant: work[other].constant + k * work[r].constant, terms: merged)
-                    colCount[b] -= 1
-                    count[other] = merged.reduce(0) { $0 + (isBasicSymbol[$1.symbol] && !assigned[$1.symbol] ? 1 : 0) }
-                    if count[other] == 1 { rowQueue.append(other) }
-                }
-                for term in work[r].terms where isBasicSymbol[term.symbol] && !assigned[term.symbol] && term.symbol != b {
-                    if colCount[term.symbol] == 1 { columnQueue.append(term.symbol) }
-                }
-                backward -= 1
-                guard assign(b, r, rank: backward) else { return false }
-            }
-        }
-
-        // Apply: rows and ranks, then values in rank order, then the reduced objective.
+    /// Writes the rows of `factors` and their ranks, then the values in rank order and the
+    /// reduced costs `weights` (``reducedCosts(of:order:)`` of the same factors).
+    ///
+    /// With `pointUnchanged` (``reducedCostsIfUnchanged(by:order:)`` found every value equal to
+    /// the bit and every reduced cost equal, and no basic symbol's value can read as
+    /// infeasible), the values and costs are left as they are: only a listed candidate
+    /// without an improving direction is taken off its list, as writing its cost would.
+    private mutating func apply(
+        _ factors: BasisFactors, order: [Int], weights: [LexVector], rebuildingIndex: Bool, pointUnchanged: Bool = false
+    ) {
         tableau.shiftCones.removeAll()
-        var rewritten: [(symbol: Int, row: Row, rank: Int)] = []
-        for definition in definitions {
+        var rewritten: [BasisFactors.Definition] = []
+        for definition in factors.definitions {
             // Most rows come out as they were: only the region the pivots touched is rewritten.
-            if tableau.rowEquals(definition.symbol, definition.row) {
+            if tableau.rowEquals(definition.symbol, constant: definition.constant, terms: factors.terms[definition.range]) {
                 tableau.symbols[definition.symbol].rank = definition.rank
             } else if rebuildingIndex {
                 rewritten.append(definition)
             } else {
-                tableau.setRow(definition.symbol, definition.row, rank: definition.rank)
+                let start = tableau.terms.count
+                tableau.terms.append(contentsOf: factors.terms[definition.range])
+                tableau.setRow(definition.symbol, constant: definition.constant, termsFrom: start, rank: definition.rank)
             }
         }
-        if !rewritten.isEmpty { tableau.replaceRows(rewritten) }
+        if !rewritten.isEmpty { tableau.replaceRows(rewritten, from: factors.terms) }
         tableau.lowRank = 0
-        tableau.highRank = 1 << 40
-        // Rank order without sorting: forward ranks count up from 1 and backward ones down
-        // from 2⁴⁰ in the order the definitions were made, so it is the forward definitions
-        // in that order, then the backward ones in reverse.
-        var ordered: [Int] = []
-        ordered.reserveCapacity(definitions.count)
-        for definition in definitions where definition.rank < 1 << 39 { ordered.append(definition.symbol) }
-        for definition in definitions.reversed() where definition.rank >= 1 << 39 { ordered.append(definition.symbol) }
-        assert(ordered.count == basics.count && zip(ordered, ordered.dropFirst()).allSatisfy {
-            tableau.symbols[$0.0].rank < tableau.symbols[$0.1].rank
-        }, "the basics in rank order")
-        for b in ordered { tableau.setValue(b, tableau.evaluate(b)) }
-        var weight = Array(repeating: LexVector(), count: symbolCount)
-        for symbol in 0..<symbolCount where tableau.symbols[symbol].costLevel != 0 && tableau.symbols[symbol].kind == .error {
-            weight[symbol] = LexVector(level: tableau.symbols[symbol].costLevel, value: 1)
-        }
-        for b in ordered.reversed() where !weight[b].isZero {
-            let w = weight[b]
-            for index in tableau.symbols[b].rowRange {
-                let term = tableau.terms[index]
-                weight[term.symbol].add(w, times: term.coefficient)
+        tableau.highRank = BasisFactors.firstBackwardRank
+        if pointUnchanged {
+            for symbol in Array(tableau.candidates.members) { tableau.updateCandidacy(symbol) }
+        } else {
+            for index in order {
+                let b = factors.definitions[index].symbol
+                tableau.setValue(b, tableau.evaluate(b))
             }
-        }
-        for symbol in 0..<symbolCount where tableau.symbols[symbol].kind != .retired {
-            tableau.setReducedCost(symbol, tableau.symbols[symbol].isBasic ? LexVector() : weight[symbol])
+            for symbol in 0..<tableau.symbolCount where tableau.symbols[symbol].kind != .retired {
+                tableau.setReducedCost(symbol, tableau.symbols[symbol].isBasic ? LexVector() : weights[symbol])
+            }
         }
         tableau.refactorisations += 1
         tableau.cleanTermCount = tableau.termCount
         tableau.sawSmallPivot = false
         tableau.checkInvariantsAfterMutation()
-        return true
     }
 }

@@ -8,17 +8,17 @@ extension Tableau {
         return Row(constant: symbols[symbol].constant, terms: Array(terms[symbols[symbol].rowRange]))
     }
 
-    /// Whether `symbol`'s row is `row` (as `row(symbol) == row` says), read in place: the
-    /// refactorisation asks it of every basic symbol, and a row copied out to compare was an
-    /// allocation each.
-    func rowEquals(_ symbol: Int, _ row: Row) -> Bool {
-        guard symbols[symbol].isBasic else { return row == .empty }
+    /// Whether `symbol`'s row is `constant + Σ terms` (as `row(symbol)` would say), read in
+    /// place: the refactorisation asks it of every basic symbol, and a row copied out to
+    /// compare was an allocation each.
+    func rowEquals(_ symbol: Int, constant: Double, terms other: ArraySlice<Term>) -> Bool {
+        guard symbols[symbol].isBasic else { return constant == 0 && other.isEmpty }
         let range = symbols[symbol].rowRange
-        guard symbols[symbol].constant == row.constant, range.count == row.terms.count else { return false }
-        var other = row.terms.startIndex
+        guard symbols[symbol].constant == constant, range.count == other.count else { return false }
+        var position = other.startIndex
         for index in range {
-            guard terms[index] == row.terms[other] else { return false }
-            other += 1
+            guard terms[index] == other[position] else { return false }
+            position += 1
         }
         return true
     }
@@ -111,25 +111,26 @@ extension Tableau {
     /// from every basic row in one sweep, instead of moving each old row's users (a walk of
     /// each named symbol's list, see ``place(_:start:count:constant:basic:rank:)``). Between
     /// calls only (not journaled).
-    mutating func replaceRows(_ rows: [(symbol: Int, row: Row, rank: Int)]) {
+    mutating func replaceRows(_ rows: [BasisFactors.Definition], from pool: [Term]) {
         precondition(!journaling, "rows replaced inside an attempt")
         if !shiftCones.isEmpty { shiftCones.removeAll() }
         // Room for every new run at once, and below for every (row, symbol) pair of the index:
         // grown term by term, both were copied over several times.
         var added = 0
-        for entry in rows { added += entry.row.terms.count }
+        for row in rows { added += row.count }
         terms.reserveCapacity(terms.count + added)
-        for (symbol, row, rank) in rows {
+        for row in rows {
+            let symbol = row.symbol
             precondition(symbols[symbol].isBasic, "a replaced row's symbol is basic")
             let old = Int(symbols[symbol].rowCount)
             termCount -= old
             garbage += old
             symbols[symbol].rowStart = Int32(truncatingIfNeeded: terms.count)
-            symbols[symbol].rowCount = Int32(truncatingIfNeeded: row.terms.count)
-            terms.append(contentsOf: row.terms)
-            termCount += row.terms.count
+            symbols[symbol].rowCount = Int32(truncatingIfNeeded: row.count)
+            terms.append(contentsOf: pool[row.range])
+            termCount += row.count
             symbols[symbol].constant = row.constant
-            symbols[symbol].rank = rank
+            symbols[symbol].rank = row.rank
         }
         var index = ColumnIndex()
         index.reserveCapacity(symbols.count, entries: termCount)
@@ -138,9 +139,9 @@ extension Tableau {
             for position in symbols[symbol].rowRange { index.add(symbol, to: terms[position].symbol) }
         }
         users = index
-        for (symbol, _, _) in rows {
-            updateCandidacy(symbol)
-            updateFeasibility(symbol)
+        for row in rows {
+            updateCandidacy(row.symbol)
+            updateFeasibility(row.symbol)
         }
     }
 
