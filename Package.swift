@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The number types every layer shares: decimal literals read exactly, and the scalar
@@ -62,7 +63,12 @@ let package = Package(
         .target(name: "CertificateChecker", dependencies: ["LayoutModel", "ExactArithmetic"]),
         // Incremental Cassowary simplex in Double with lexicographic priorities.
         .target(
-            name: "FloatSimplex", dependencies: ["BackendContract", "LayoutModel", "ExactArithmetic", "SeededRandom"], swiftSettings: plantedFaults),
+            name: "FloatSimplex",
+            dependencies: [
+                "BackendContract", "LayoutModel", "ExactArithmetic", "SeededRandom",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            swiftSettings: plantedFaults),
         // The incremental benchmark's workloads, their timing through the float core, and the
         // JSON documents kiwi's driver (scripts/kiwi/driver.py) reads.
         .target(name: "SolverBenchmarks", dependencies: ["FloatSimplex", "BackendContract", "LayoutModel"]),

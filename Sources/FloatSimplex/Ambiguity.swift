@@ -219,8 +219,8 @@ extension CassowarySolver {
             smallestMagnitude = min(smallestMagnitude, abs(value))
         }
         guard !terms.isEmpty else { return true }
-        takesFirstDegenerateBlock = shortWalks
-        defer { takesFirstDegenerateBlock = false }
+        walksWholeEnteringColumns = !shortWalks
+        defer { walksWholeEnteringColumns = false }
         let step = max(1, abs(current), tableau.tolerance.valueScale)
         let threshold = max(tableau.tolerance.feasibility, 1e-6 * max(1, smallestMagnitude, tableau.tolerance.valueScale))
         if flatColumns, let settled = pullOnFlatColumns(of: sum, probeLevel: probeLevel, threshold: threshold) {

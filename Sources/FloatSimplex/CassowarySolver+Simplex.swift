@@ -15,13 +15,34 @@ extension CassowarySolver {
     private var iterationLimit: Int { 10_000 + 20 * tableau.symbolCount }
 
     /// Primal simplex on the lexicographic objective, from a feasible basis.
+    ///
+    /// Many candidates at once (``EnteringQueue/minimumCandidates``) are kept in an
+    /// ``EnteringQueue`` instead of being compared anew per pivot. The ratio test reads the
+    /// entering column only up to its first degenerate block of rate at least 1 (the least
+    /// ratio there is), except under Bland's rule: on a degenerate vertex the whole column is
+    /// the entering symbol's forward cone (every chip after it in a row), while the block is
+    /// its own row's other inequality.
     mutating func optimize() throws(Failure) {
         var iterations = 0
+        var queue: EnteringQueue?
+        defer { if queue != nil { EnteringQueue.stopWatching(&tableau) } }
         while true {
             let bland = iterations > blandThreshold
-            guard let entering = chooseEntering(bland: bland) else { return }
+            let chosen: Int?
+            if !bland && (queue != nil || (queuesManyCandidates && tableau.candidates.count >= EnteringQueue.minimumCandidates)) {
+                if queue == nil {
+                    queue = EnteringQueue(watching: &tableau)
+                    enteringQueuesBuilt &+= 1
+                } else {
+                    queue!.refresh(from: &tableau)
+                }
+                chosen = queue!.popBest(in: tableau)
+            } else {
+                chosen = chooseEntering(bland: bland)
+            }
+            guard let entering = chosen else { return }
             let direction = Double(tableau.improvingDirection(entering))
-            let column = takesFirstDegenerateBlock && !bland
+            let column = !bland && !walksWholeEnteringColumns
                 ? tableau.column(of: entering, throughFirstDegenerateBlockMoving: direction)
                 : tableau.column(of: entering)
             let pivotTolerance = tableau.tolerance.pivot

@@ -100,12 +100,18 @@ public struct CassowarySolver: Sendable {
     /// Whether every public call gets the whole budget (a long-lived solver), rather than
     /// the solver's whole life (the one-shot backend).
     var budgetPerCall = false
-    /// Set only while ``noneMovesOnOptimalSet(_:probeLevel:)`` runs its rolled-back probes:
-    /// the primal ratio test takes the first well-conditioned row that blocks at step zero
-    /// instead of walking the whole entering column
-    /// (``Tableau/column(of:throughFirstDegenerateBlockMoving:)``). The probes read only the optimum
-    /// of the weighted sum, which does not depend on the pivots that reach it.
-    var takesFirstDegenerateBlock = false
+    /// Whether the primal ratio test walks the whole entering column. By default it stops at
+    /// the first well-conditioned row that blocks at step zero
+    /// (``Tableau/column(of:throughFirstDegenerateBlockMoving:)``): a valid pivot (no ratio is
+    /// below zero), though not always the row the whole column's tie-break would pick. Set
+    /// by the tests that compare the two, and by ``noneMovesOnOptimalSet(_:probeLevel:shortWalks:flatColumns:)``
+    /// without `shortWalks`.
+    var walksWholeEnteringColumns = false
+    /// Whether the primal simplex keeps many candidates in an ``EnteringQueue`` (the tests
+    /// that compare it with the scan turn it off).
+    var queuesManyCandidates = true
+    /// How many ``EnteringQueue``s the primal simplex has built.
+    public internal(set) var enteringQueuesBuilt = 0
     /// Σ terms over the records' own rows: the size a refactorised tableau has.
     var originalTerms = 0
     /// Per symbol, how many held records name it (external symbols only; 0 for the rest):

@@ -277,6 +277,18 @@ struct LexVector: Sendable, Hashable {
     /// The lexicographic sign of `a·ka − b·kb`, a level's difference counting as zero when it
     /// is cancellation residue of the two entries (a tie).
     static func compare(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double) -> Int {
+        order(a, scaledBy: ka, b, scaledBy: kb, exact: false)
+    }
+
+    /// The lexicographic sign of `a·ka − b·kb`, every non-zero difference counting: a total
+    /// order (with a tie only between equal products), as a heap needs. ``compare(_:scaledBy:_:scaledBy:)``
+    /// ties near-equal vectors, which is not transitive.
+    static func exactOrder(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double) -> Int {
+        order(a, scaledBy: ka, b, scaledBy: kb, exact: true)
+    }
+
+    @inline(__always)
+    private static func order(_ a: LexVector, scaledBy ka: Double, _ b: LexVector, scaledBy kb: Double, exact: Bool) -> Int {
         var i = 0
         var j = 0
         while i < a.count || j < b.count {
@@ -296,7 +308,7 @@ struct LexVector: Sendable, Hashable {
                 i += 1
                 j += 1
             }
-            if !Tolerance.isCancelled(difference, of: magnitude) { return difference > 0 ? 1 : -1 }
+            if exact ? difference != 0 : !Tolerance.isCancelled(difference, of: magnitude) { return difference > 0 ? 1 : -1 }
         }
         return 0
     }

@@ -15,6 +15,7 @@ extension Tableau {
     @inline(__always)
     mutating func updateCandidacy(_ symbol: Int) {
         candidates.update(symbol, to: improvingDirection(symbol) != 0, records: &symbols)
+        if watchesCandidacy { candidacyUpdates.append(symbol) }
     }
 
     /// Whether `symbol`'s reduced cost improves in sign but the primal simplex dropped it as

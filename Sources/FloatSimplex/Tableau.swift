@@ -130,6 +130,10 @@ struct Tableau: Sendable {
 
     /// Non-basic symbols whose reduced cost shows an improving direction.
     var candidates = SlotIndexedSet<CandidateSlot>()
+    /// While set, every symbol whose candidacy is updated (its reduced cost or basis changed)
+    /// is appended to ``candidacyUpdates``, for an ``EnteringQueue`` to re-read.
+    var watchesCandidacy = false
+    var candidacyUpdates: [Int] = []
     /// Basic symbols outside their bounds.
     var infeasible = SlotIndexedSet<InfeasibleSlot>()
 

@@ -166,7 +166,7 @@ import Testing
             let shortAnswer = short.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: true)
             let wholeAnswer = whole.noneMovesOnOptimalSet(undecided, probeLevel: 1_000, shortWalks: false)
             #expect(shortAnswer == wholeAnswer, "\(name)")
-            #expect(!short.takesFirstDegenerateBlock, "\(name): the short walks end with the pull")
+            #expect(!whole.walksWholeEnteringColumns, "\(name): the whole walks end with the pull")
             compared += 1
             if short.tableau.termsRead &- shortStart < whole.tableau.termsRead &- wholeStart { shorter += 1 }
         }
