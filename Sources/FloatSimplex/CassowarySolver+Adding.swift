@@ -228,28 +228,8 @@ extension CassowarySolver {
         // `b.width == 1e10 * a.width` as zero.)
         if bestFresh >= 0 && bestMagnitude > tableau.tolerance.pivot { subject = bestFresh }
 
-        // A required equality that does not hold at the current point, with no fresh variable:
-        // its marker as subject would be infeasible, and the dual simplex would pivot on its
-        // fully reduced row (as long as the chain behind it: each link of a vertical stack in
-        // `form`, quadratic over the stack). A named external whose forward cone is a few
-        // unrestricted symbols absorbs it instead: only those values move, no bound can stop
-        // them, and the cone is ranked above the new row.
-        var movedCone: [Int] = []
-        if bestFresh < 0, relation == .equal, strength.isRequired, abs(residual) > Tolerance.decision * residualMagnitude,
-           let (external, cone) = movableSubject(from: start, limit: Self.movableConeLimit) {
-            subject = external
-            movedCone = cone
-        }
-
         let record = Record(constant: constant, relation: relation, strength: strength, start: start, count: recordTerms.count - start, marker: marker, other: other)
         defineSubject(subject, from: record)
-        if !movedCone.isEmpty {
-            for symbol in movedCone {
-                tableau.highRank += 1
-                tableau.setRank(symbol, tableau.highRank)
-            }
-            tableau.refreshValues(downstreamOf: [subject])
-        }
         if tableau.symbols[subject].costLevel != 0 {
             // The subject carries cost while basic: its reduced row joins the objective.
             let cost = LexVector(level: tableau.symbols[subject].costLevel, value: 1)
@@ -260,36 +240,6 @@ extension CassowarySolver {
         tableau.checkInvariantsAfterMutation()
         try reoptimize(strength.isRequired ? .mayConflict(pending: owner) : .keepsRequiredFeasible)
         return record
-    }
-
-    /// The most a moved subject's forward cone may hold (``movableSubject(from:limit:)``).
-    static let movableConeLimit = 32
-
-    /// A non-basic external named by the row at `recordTerms[start...]` that can be its
-    /// subject although other rows name it, with its forward cone in rank order: the largest
-    /// coefficient (beyond the pivot tolerance) among those whose reduced cost is zero (moving
-    /// them costs nothing at any level) and whose cone is at most `limit` external symbols,
-    /// none of them named by the row (its row would otherwise name what depends on it).
-    mutating func movableSubject(from start: Int, limit: Int) -> (symbol: Int, cone: [Int])? {
-        var best: (symbol: Int, cone: [Int])?
-        var bestMagnitude = tableau.tolerance.pivot
-        for index in start..<recordTerms.count {
-            let term = recordTerms[index]
-            let state = tableau.symbols[term.symbol]
-            guard state.kind == .external, !state.isBasic, abs(term.coefficient) > bestMagnitude,
-                  tableau.reducedCosts[term.symbol].isZero,
-                  let cone = tableau.smallExternalCone(of: term.symbol, limit: limit) else { continue }
-            // The walk marked the cone: a basic symbol of the row seen by it depends on the subject.
-            let epoch = tableau.epoch
-            var closesCycle = false
-            for other in start..<recordTerms.count where tableau.symbols[recordTerms[other].symbol].isBasic {
-                if tableau.symbols[recordTerms[other].symbol].seen == epoch { closesCycle = true; break }
-            }
-            guard !closesCycle else { continue }
-            best = (term.symbol, cone)
-            bestMagnitude = abs(term.coefficient)
-        }
-        return best
     }
 
     /// Solves the record's row (`Σ terms + constant = 0`) for `subject` and makes it basic,

@@ -187,50 +187,6 @@ extension Tableau {
         return result
     }
 
-    /// The basic symbols whose rows name `symbol`, directly or through one another, in rank
-    /// order (its forward cone, entries that cancel included), when they are at most `limit`
-    /// and all external; nil otherwise.
-    ///
-    /// What a required equality needs to make a named non-basic external its subject
-    /// (``CassowarySolver/movableSubject(from:limit:)``): moving it then moves only these
-    /// unrestricted values, which no bound can stop, and they must be ranked above it.
-    mutating func smallExternalCone(of symbol: Int, limit: Int) -> [Int]? {
-        nextEpoch()
-        symbols[symbol].seen = epoch
-        var cone: [Int] = []
-        var next = 0
-        var reached = symbol
-        while true {
-            var node = users.first(reached)
-            while node >= 0 {
-                let user = users.user(at: node)
-                if symbols[user].seen != epoch {
-                    symbols[user].seen = epoch
-                    guard symbols[user].kind == .external, cone.count < limit else { return nil }
-                    cone.append(user)
-                }
-                node = users.next(after: node)
-            }
-            guard next < cone.count else { break }
-            reached = cone[next]
-            next += 1
-        }
-        cone.sort { symbols[$0].rank < symbols[$1].rank }
-        return cone
-    }
-
-    /// Moves basic `symbol` to `rank`, its row unchanged (journaled as a row placement, which
-    /// a rollback replays with the old rank).
-    mutating func setRank(_ symbol: Int, _ newRank: Int) {
-        if !shiftCones.isEmpty { shiftCones.removeAll() }
-        if journaling {
-            record(.row(
-                symbol: symbol, start: symbols[symbol].rowStart, count: symbols[symbol].rowCount,
-                constant: symbols[symbol].constant, wasBasic: symbols[symbol].isBasic, rank: symbols[symbol].rank))
-        }
-        symbols[symbol].rank = newRank
-    }
-
     /// Takes back a column's storage once the caller is done with it.
     mutating func recycle(_ column: consuming [Term]) { termBuffer = column }
 
