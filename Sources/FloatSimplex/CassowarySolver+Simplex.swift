@@ -24,6 +24,7 @@ extension CassowarySolver {
     /// its own row's other inequality.
     mutating func optimize() throws(Failure) {
         var iterations = 0
+        var passedEntries = 0
         var queue: EnteringQueue?
         defer { if queue != nil { EnteringQueue.stopWatching(&tableau) } }
         while true {
@@ -42,25 +43,33 @@ extension CassowarySolver {
             }
             guard let entering = chosen else { return }
             let direction = Double(tableau.improvingDirection(entering))
-            let column = !bland && !walksWholeEnteringColumns
+            let cutShort = !bland && !walksWholeEnteringColumns
+            let column = cutShort
                 ? tableau.column(of: entering, throughFirstDegenerateBlockMoving: direction)
                 : tableau.column(of: entering)
-            let pivotTolerance = tableau.tolerance.pivot
-            let leaving = primalLeavingRow(in: column, direction: direction, bland: bland)
-            tableau.recycle(column)
-            if leaving < 0 {
+            let pivotRow = primalPivotRow(
+                entering: entering, direction: direction, column: column, cutShort: cutShort, bland: bland,
+                passedEntries: &passedEntries)
+            // A few entries per call are residue; dozens per pivot mean the rows no longer
+            // agree with each other (entries of 130 against 20, of 1e28 against 25: `random`
+            // at 3,000 and 5,000 views after pivots through 2⁻⁴⁰), and every answer read
+            // from them would be wrong.
+            if passedEntries > Self.passedEntryAllowance + iterations {
+                throw .breakdown("primal simplex: the tableau's rows and columns disagree")
+            }
+            guard let (leaving, reduced) = pivotRow else {
                 // An improving direction with nothing in the way cannot exist (errors are ≥ 0);
                 // the reduced cost was rounding residue.
                 tableau.removeCandidate(entering)
                 continue
             }
-            let reduced = tableau.reduce(leaving)
-            guard reduced.terms.contains(where: { $0.symbol == entering && abs($0.coefficient) > pivotTolerance }) else {
-                tableau.recycle(reduced)
-                tableau.removeCandidate(entering)
-                continue
-            }
             try takePivot(entering: entering, leaving: leaving, reduced: reduced, counting: &iterations, of: "primal")
+            // A primal pivot keeps every row feasible, exactly; a row it left beyond its
+            // rounding was missed by the ratio test (an entry that cancelled within rounding
+            // in the column but not in the row). The dual simplex restores it before the
+            // primal goes on (``reoptimize(_:)``): pivoting further from an infeasible point
+            // reads its rows as blocking at step zero and jumps backwards through them.
+            if !tableau.infeasible.isEmpty { return }
         }
     }
 
@@ -71,6 +80,12 @@ extension CassowarySolver {
         entering: Int, leaving: Int, reduced: consuming Row, counting iterations: inout Int, of method: StaticString
     ) throws(Failure) {
         tableau.pivot(entering: entering, leaving: leaving, reducedLeavingRow: reduced)
+        // A pivot entry of 2⁻⁴⁰ (a chain of forty multipliers 0.5) is a coefficient, and the
+        // vertex it leads to may lie beyond Double's range; the values after it would be
+        // infinities and NaNs that no comparison reads as infeasible.
+        guard tableau.symbols[entering].value.isFinite else {
+            throw .breakdown("\(method) simplex: a pivot moved a value beyond Double's range")
+        }
         try spend()
         try count(&iterations, of: method)
         refactorIfFilled()
@@ -111,19 +126,67 @@ extension CassowarySolver {
         }
     }
 
+    /// The row `entering` pivots on, with its reduced form, or nil when nothing blocks
+    /// `entering` as it moves in `direction` (`column` is its column, cut short at its first
+    /// degenerate block when `cutShort`): the primal ratio test's choice
+    /// (``primalLeavingRow(in:direction:bland:excluding:)``), unless its pivot entry is
+    /// residue, in which case the row does not block and the test runs again without it.
+    ///
+    /// An entry is residue when the row's reduced form (BTRAN) and the column (FTRAN) read it
+    /// differently (``Tolerance/agree(_:_:)``): each walk drops what cancels within its own
+    /// summands, so an entry of 1.019e-8 in a row of 38 that the column reads as 1.020e-8
+    /// (`random`, 3,000 views) is a sum of drops, not a coefficient; pivoting on it moved the
+    /// entering symbol by 1e12 and left values of 1e29. An entry both walks agree on is a
+    /// coefficient, however small against its row: `x1/2 + 1e12·x0` pivots on the 0.5.
+    private mutating func primalPivotRow(
+        entering: Int, direction: Double, column: consuming [Term], cutShort: Bool, bland: Bool,
+        passedEntries: inout Int
+    ) -> (leaving: Int, reduced: Row)? {
+        var column = column
+        var cutShort = cutShort
+        var passed: [Int] = []
+        defer { tableau.recycle(column) }
+        while true {
+            let (leaving, alpha) = primalLeavingRow(in: column, direction: direction, bland: bland, excluding: passed)
+            if leaving < 0 { return nil }
+            let reduced = tableau.reduce(leaving)
+            let entry = reduced.terms.first(where: { $0.symbol == entering })?.coefficient ?? 0
+            if abs(entry) <= tableau.tolerance.pivot || !Tolerance.agree(entry, alpha) {
+                tableau.recycle(reduced)
+                passed.append(leaving)
+                passedEntries += 1
+                if cutShort {
+                    // The rows past the first degenerate block were not read.
+                    tableau.recycle(column)
+                    column = tableau.column(of: entering)
+                    cutShort = false
+                }
+                continue
+            }
+            return (leaving, reduced)
+        }
+    }
+
+    /// How many pivot entries one primal simplex may pass as residue beyond one per pivot
+    /// before it gives up (``primalPivotRow(entering:direction:column:cutShort:bland:passedEntries:)``).
+    static let passedEntryAllowance = 64
+
     /// The primal ratio test: the basic symbol that blocks `entering` first as it moves in
-    /// `direction` (its column is `column`), or -1 when nothing does.
+    /// `direction` (its column is `column`) and its entry in the column, or -1 when nothing
+    /// does; the symbols in `excluded` are passed over.
     ///
     /// Which symbols block, and where: ``Tableau/blockingRatio(of:rate:)``. Ratios within
     /// ``Tolerance/decision`` of each other tie, and ``winsTie(_:rate:over:rate:bland:)``
     /// breaks the tie.
     @inline(__always)
-    private func primalLeavingRow(in column: [Term], direction: Double, bland: Bool) -> Int {
+    private func primalLeavingRow(in column: [Term], direction: Double, bland: Bool, excluding excluded: [Int]) -> (symbol: Int, entry: Double) {
         var leaving = -1
+        var entry = 0.0
         var bestRatio = Double.infinity
         var bestRate = 0.0
         for term in column {
             let symbol = term.symbol
+            if !excluded.isEmpty && excluded.contains(symbol) { continue }
             let rate = term.coefficient * direction
             guard let ratio = tableau.blockingRatio(of: symbol, rate: rate) else { continue }
             let better: Bool
@@ -139,11 +202,12 @@ extension CassowarySolver {
             }
             if better {
                 leaving = symbol
+                entry = term.coefficient
                 bestRatio = min(ratio, bestRatio)
                 bestRate = rate
             }
         }
-        return leaving
+        return (leaving, entry)
     }
 
     /// The cost of entering non-basic `symbol`, whose rate in the leaving row is `rate`
@@ -198,7 +262,7 @@ extension CassowarySolver {
         try dualOptimize(change)
     }
 
-    static let reoptimizeRounds = 4
+    static let reoptimizeRounds = 64
 
     /// Dual simplex: from an optimal but infeasible basis to an optimal feasible one. When a
     /// row proves infeasibility (no symbol can move it towards its bound), the constraints

@@ -116,7 +116,7 @@ extension CassowarySolver {
         }
         records[handle.id]?.strength = strength
         do {
-            if !tableau.candidates.isEmpty { try optimize() }
+            if !tableau.candidates.isEmpty { try reoptimize(.keepsRequiredFeasible) }
             tableau.commitAttempt()
         } catch {
             tableau.rollBack(to: checkpoint)

@@ -57,6 +57,18 @@ struct Tolerance: Sendable, Hashable {
         abs(sum) <= decision * magnitude
     }
 
+    /// How closely a pivot entry read from its row (BTRAN) and from its column (FTRAN) must
+    /// agree, relative to the larger: the two walks sum the same products in other orders
+    /// and drop different residues (each up to ``decision`` of its summands), so an entry
+    /// they disagree on beyond this is at the level of that residue, not a coefficient.
+    static let agreement = 1e-6
+
+    /// Whether `a` and `b`, one number computed two ways, agree within ``agreement``.
+    @inline(__always)
+    static func agree(_ a: Double, _ b: Double) -> Bool {
+        abs(a - b) <= agreement * Swift.max(abs(a), abs(b))
+    }
+
     mutating func include(value: Double) {
         valueScale = max(valueScale, abs(value))
     }
