@@ -216,7 +216,7 @@ public struct Constraint: Sendable, Codable {
         second = try c.decodeIfPresent(AttributeReference.self, forKey: .second)
         // Defaults as in the text form: multiplier 1 (the only one without a second item),
         // constant 0, required, written as a constraint line.
-        multiplier = second == nil ? .one : try c.decode(NumericLiteral.self, forKey: .multiplier, default: .one)
+        multiplier = try Self.normalisedMultiplier(try c.decode(NumericLiteral.self, forKey: .multiplier, default: .one), second: second)
         constant = try c.decode(NumericLiteral.self, forKey: .constant, default: .zero)
         priority = try c.decode(Priority.self, forKey: .priority, default: .required)
         origin = try c.decode(ConstraintOrigin.self, forKey: .origin, default: .explicit)
@@ -245,7 +245,7 @@ public struct Constraint: Sendable, Codable {
         self.id = id
         self.first = first
         self.relation = relation
-        self.multiplier = second == nil ? .one : multiplier
+        self.multiplier = Self.normalisedMultiplier(multiplier, second: second)
         self.second = second
         self.constant = constant
         self.priority = priority
@@ -279,6 +279,15 @@ public protocol ConstraintTerms: Hashable {
 }
 
 extension ConstraintTerms {
+    /// The multiplier a constraint keeps: `multiplier` when it has a second item, else 1
+    /// (`first REL constant` has nothing to multiply). Without a second item `multiplier` is
+    /// not evaluated, so a decoder does not read (or reject) a multiplier it ignores.
+    static func normalisedMultiplier(
+        _ multiplier: @autoclosure () throws -> NumericLiteral, second: ItemAttribute<Reference>?
+    ) rethrows -> NumericLiteral {
+        second == nil ? .one : try multiplier()
+    }
+
     /// Equal meaning and ID; the origin counts only as intrinsic or not.
     public static func == (a: Self, b: Self) -> Bool {
         a.id == b.id && a.first == b.first && a.relation == b.relation

@@ -153,7 +153,7 @@ public struct NewConstraint: Sendable, Codable {
         self.id = id
         self.first = first
         self.relation = relation
-        self.multiplier = second == nil ? .one : multiplier
+        self.multiplier = Self.normalisedMultiplier(multiplier, second: second)
         self.second = second
         self.constant = constant
         self.priority = priority
