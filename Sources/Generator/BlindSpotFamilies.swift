@@ -26,14 +26,6 @@ enum BlindSpotFamilies {
                generate: degeneratePivots),
     ]
 
-    static let spacing = NumericLiteral.integer(8)
-
-    /// Pins a view's top and height in band `row` of 30-point bands.
-    static func pinRow(_ view: ItemIndex, row: Int, _ b: inout SystemBuilder) {
-        b.add(view, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * row))
-        b.add(view, .height, .equal, NumericLiteral.integer(20))
-    }
-
     /// Multipliers without a finite binary expansion, and ones that round badly.
     static let decimalMultipliers = ["0.1", "0.3", "0.7", "1.1", "0.3333333333", "2.3", "0.6"]
     static let decimalOffsets = ["0.1", "0.3", "0.7", "1.3", "2.9", "10.1"]
@@ -85,7 +77,7 @@ enum BlindSpotFamilies {
         var b = SystemBuilder(root: root, expectedViews: size, constraintsPerView: 6)
         for i in 0..<size {
             let v = b.addView("held\(i)")
-            pinRow(v, row: i, &b)
+            b.pinRow(v, row: i)
             let bound = rng.int(in: 20...max(21, root.width / 2))
             let priority = rng.optionalPriority()
             let onWidth = rng.chance(0.3)
@@ -129,7 +121,7 @@ enum BlindSpotFamilies {
         for i in 0..<size {
             let v = b.addView("p\(i)")
             b.add(v, .leading, .equal, b.root, .leadingMargin)
-            pinRow(v, row: i, &b)
+            b.pinRow(v, row: i)
             let (high, middle, low) = rng.element(of: nearPriorities)
             let strong = rng.int(in: 40...200), weak = strong + rng.int(in: 1...80) * (rng.chance(0.5) ? 1 : -1)
             var wishes: [(Int, Priority)] = [(strong, Priority(.decimal(high))), (max(1, weak), Priority(.decimal(low)))]
@@ -152,7 +144,7 @@ enum BlindSpotFamilies {
         return SystemBuilder.filled(to: size, constraintsPerView: 5, &rng) { b, group, rng in
             let anchor = b.addView("a\(group)")
             b.add(anchor, .leading, .equal, b.root, .leadingMargin)
-            pinRow(anchor, row: row, &b)
+            b.pinRow(anchor, row: row)
             row += 1
             let w = rng.int(in: 40...200)
             b.add(anchor, .width, .equal, NumericLiteral.integer(w))
@@ -163,7 +155,7 @@ enum BlindSpotFamilies {
                 for k in 0..<rng.int(in: 1...3) {
                     let v = b.addView("a\(group)_r\(r)_\(k)")
                     b.add(v, .leading, .equal, b.root, .leadingMargin)
-                    pinRow(v, row: row, &b)
+                    b.pinRow(v, row: row)
                     row += 1
                     let m = rng.chance(0.3) ? 2 : 1
                     b.add(v, .width, .equal, previous, .width, times: NumericLiteral.integer(m))
@@ -196,7 +188,7 @@ enum BlindSpotFamilies {
             for j in 0..<count {
                 let v = b.addView("c\(group)_\(j)")
                 b.add(v, .leading, .equal, b.root, .leadingMargin)
-                pinRow(v, row: b.viewCount, &b)
+                b.pinRow(v, row: b.viewCount)
                 b.add(v, .width, .greaterThanOrEqual, .zero)
                 views.append(v)
             }

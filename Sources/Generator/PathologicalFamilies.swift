@@ -57,12 +57,6 @@ enum PathologicalFamilies {
 
     static let spacing = NumericLiteral.integer(8)
 
-    /// Pins a view's vertical placement in row `row` of 30-point rows.
-    static func pinRow(_ view: ItemIndex, row: Int, height: NumericLiteral = NumericLiteral.integer(20), _ b: inout SystemBuilder) {
-        b.add(view, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * row))
-        b.add(view, .height, .equal, height)
-    }
-
     /// Views four to a row, each with its width, spacing, top and height pinned by required
     /// equalities, plus one or two redundant required constraints per view: an exact
     /// duplicate, or a combination of pinned values (trailing from the previous trailing,
@@ -83,7 +77,7 @@ enum PathologicalFamilies {
                 b.add(v, .leading, .equal, previous, .trailing, plus: spacing)
             }
             b.add(v, .width, .equal, NumericLiteral.integer(width))
-            pinRow(v, row: i / 4, &b)
+            b.pinRow(v, row: i / 4)
             for _ in 0..<rng.int(in: 1...2) {
                 switch rng.bounded(4) {
                 case 0:
@@ -381,8 +375,7 @@ enum PathologicalFamilies {
         for i in 0..<size {
             let v = b.addView("v\(i)")
             b.add(v, .leading, .equal, b.root, .leadingMargin)
-            b.add(v, .top, .equal, b.root, .top, plus: NumericLiteral.integer(30 * i))
-            b.add(v, .height, .equal, NumericLiteral.integer(20))
+            b.pinRow(v, row: i)
             let levels = rng.element(of: crowdLevels)
             let target = rng.int(in: 150...300)
             b.add(v, .width, .equal, NumericLiteral.integer(target), priority: Priority.integer(levels.strong))
@@ -458,7 +451,7 @@ enum PathologicalFamilies {
                 b.add(v, .leading, .equal, views[k - 1], .trailing, plus: spacing)
             }
             if !skipWidths.contains(v) { b.add(v, .width, .equal, NumericLiteral.integer(rng.int(in: 20...80))) }
-            pinRow(v, row: k / 4, &b)
+            b.pinRow(v, row: k / 4)
         }
     }
 

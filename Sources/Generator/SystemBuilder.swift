@@ -97,6 +97,13 @@ struct SystemBuilder {
         }
     }
 
+    /// Pins `view` in band `row` of 30-point bands: its top `30 × row` below the root's top,
+    /// its height 20.
+    mutating func pinRow(_ view: ItemIndex, row: Int) {
+        add(view, .top, .equal, root, .top, plus: NumericLiteral.integer(30 * row))
+        add(view, .height, .equal, NumericLiteral.integer(20))
+    }
+
     /// Appends constraints built elsewhere (VFL lines).
     mutating func append(_ constraints: [Constraint]) {
         system.constraints.append(contentsOf: constraints)
