@@ -190,11 +190,6 @@ struct HistoryImportCommand: ParsableCommand {
     }
 }
 
-/// `--format text|json`
-enum HistoryOutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-}
-
 /// `layoutbench history findings [--since DATE] [--state new,back] [--format text|json]`
 struct HistoryFindingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -212,8 +207,7 @@ struct HistoryFindingsCommand: ParsableCommand {
     @Option(help: "Covering runs without a signature before it counts as fixed.")
     var fixedAfter: Int = 3
 
-    @Option(help: "text or json.")
-    var format: HistoryOutputFormat = .text
+    @OptionGroup var output: TextOrJSONOption
 
     func validate() throws {
         if fixedAfter < 1 { throw ValidationError("--fixed-after must be at least 1") }
@@ -247,7 +241,7 @@ struct HistoryFindingsCommand: ParsableCommand {
         let timeline = FindingTimeline(observations: try HistoryFile.checked { () throws(HistoryError) in try history.fuzzObservations() },
                                        fixedAfter: fixedAfter)
         let chosen = timeline.signatures(in: try states(), since: since.flatMap(Timestamp.date).map(Timestamp.string))
-        switch format {
+        switch output.format {
         case .json:
             let entries = chosen.map {
                 Entry(signature: $0.signature, state: $0.state.rawValue, verdict: $0.latestFinding?.verdict ?? ($0.isWrong ? "wrong" : "-"),
@@ -272,13 +266,12 @@ struct HistoryStepsCommand: ParsableCommand {
 
     @OptionGroup var file: HistoryFile
 
-    @Option(help: "text or json.")
-    var format: HistoryOutputFormat = .text
+    @OptionGroup var output: TextOrJSONOption
 
     func run() throws {
         let history = try file.open(.existing)
         let steps = try HistoryFile.checked { () throws(HistoryError) in try history.steps(detector: StepDetector()) }
-        switch format {
+        switch output.format {
         case .json:
             try printJSON(steps)
         case .text:

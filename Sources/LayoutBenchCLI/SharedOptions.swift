@@ -45,6 +45,17 @@ struct LPTimeLimit: ParsableArguments {
     var timeLimit = Seconds(600)
 }
 
+/// What a command prints: text for people, or JSON.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// `--format text|json`: how `history findings` and `history steps` print.
+struct TextOrJSONOption: ParsableArguments {
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+}
+
 /// `--seed`: where the project's seeded generator starts (`fuzz`, `generate`, `vfl-diff`).
 struct SeedOption: ParsableArguments {
     @Option(help: "The seed (a 64-bit unsigned integer); the same seed gives the same cases on every machine.")

@@ -21,10 +21,6 @@ struct SolveCommand: ParsableCommand {
             every update, the budget per pass), as `fuzz` and `replay` judge it.
             """)
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Argument(help: "The .layout file (or JSON form) to solve.")
     var file: String
 
