@@ -19,6 +19,8 @@ import Testing
         let system = generate(family: family, size: 3_000, seed: 7).system
         // A budget, so that a regression fails the test rather than hanging it.
         let budget = Budget(wallTime: .seconds(300))
+        // Caught whole and matched after: `catch BackendError.internalFailure(let b, let m)`
+        // crashes Swift 6.3.1's SILGen ownership check on this typed-throws call.
         let outcome: Result<BackendResult, BackendError>
         do {
             outcome = .success(try CassowaryBackend().solve(system, budget: budget))
