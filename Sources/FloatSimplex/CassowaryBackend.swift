@@ -5,7 +5,7 @@ import LayoutModel
 /// The `float` backend: the incremental Cassowary solver run once over a whole system.
 ///
 /// The system is lowered exactly (`Rational`) and each coefficient rounded to `Double` once.
-/// Rows are added in file order, optional ones among the required (``additionOrder(_:)``);
+/// Rows are added in file order, optional ones among the required, links pulled forward (``additionOrder(_:)``);
 /// a required row that the solver rejects is *broken* and, for the first, its conflict is
 /// the tableau's explanation shrunk to an irreducible subset by deletion filtering (each test
 /// a fresh solve of the required rows in question). Optional rows are added at their levels.
@@ -71,15 +71,22 @@ public struct CassowaryBackend: LayoutBackend {
     }
 
     public func solve(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> BackendResult {
+        try solveReportingOrder(system, budget: budget).result
+    }
+
+    /// ``solve(_:budget:)``, and the order the rows of ``lowerPooled(_:)`` were added in the
+    /// end (``additionOrder(_:)``, or the walk's where the solve started again in it): what a
+    /// benchmark of the incremental core beside this solve adds.
+    public func solveReportingOrder(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> (result: BackendResult, order: [Int]) {
         let start = ContinuousClock.now
         guard let linear = Self.lowerPooled(system) else {
             throw .unsupported(backend: name, reason: "coefficients beyond Double range")
         }
         let lowering = ContinuousClock.now - start
-        var result = try solve(linear, budget: budget)
+        var (result, order) = try solveReportingOrder(linear, budget: budget)
         result.statistics.duration = ContinuousClock.now - start
         result.statistics.phases?.lowering = lowering
-        return try result.checkedRepresentable(in: system, backend: name)
+        return (try result.checkedRepresentable(in: system, backend: name), order)
     }
 
     /// Solves lowered rows (spec §5 semantics over `LinearRow` levels).
@@ -88,25 +95,51 @@ public struct CassowaryBackend: LayoutBackend {
     }
 
     /// Solves pooled lowered rows (spec §5 semantics over their levels).
+    ///
+    /// The rows go in in ``additionOrder(_:)``, which pulls links ahead of their place in the
+    /// file. The walk (spec §5.1) is defined in the file's order, and its verdicts are kept:
+    /// when a required row fails, the required rows added so far (held or broken) must be
+    /// exactly those before it in the file, as the walk has them there. Where they are not (a
+    /// link from further on is held, or the failing row is a link moved ahead of rows before
+    /// it), the links from further on are removed again, and the rest goes in in
+    /// ``walkOrder(_:levelCount:level:)``, so the failing row meets the rows the walk has
+    /// there. A row held with a link from further on would be held without it too (fewer rows
+    /// hold together), so no verdict given before changes.
     public func solve(_ linear: PooledLinearSystem, budget: Budget) throws(BackendError) -> BackendResult {
+        try solveReportingOrder(linear, budget: budget).result
+    }
+
+    /// ``solve(_:budget:)`` on pooled rows, and the order the rows held at the end were added
+    /// in (a link taken back counts at its second addition).
+    func solveReportingOrder(_ linear: PooledLinearSystem, budget: Budget) throws(BackendError) -> (result: BackendResult, order: [Int]) {
         let start = ContinuousClock.now
+        let walk = Self.walkOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
         var clock = PhaseClock()
         var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)
         solver.reserveCapacity(constraints: linear.rows.count, terms: linear.terms.count, variables: linear.variableCount)
         var broken: [Int] = []
+        var brokenRows: [Int] = []
         var conflict: [Int] = []
         // The required rows held (as row indices), in the order added, and for each handle id
         // the place of its row there (-1: an optional row), to turn the solver's explanation
         // into rows.
+        // (A link taken back leaves -1 in `keptRequired`; the solver hands its id out again.)
         var keptRequired: [Int] = []
         var keptPlace: [Int] = []
         keptPlace.reserveCapacity(linear.rows.count)
+        func keep(_ handle: ConstraintHandle, at place: Int) {
+            if handle.id == keptPlace.count { keptPlace.append(place) } else { keptPlace[handle.id] = place }
+        }
         var filterPivots = 0
-        func exceeded() -> BackendResult {
-            BackendResult(
+        // The rows in the order they were added: an entry is -1 once its link is taken back.
+        var added: [Int] = []
+        added.reserveCapacity(linear.rows.count)
+        func exceeded() -> (result: BackendResult, order: [Int]) {
+            (BackendResult(
                 solution: .budgetExceeded(variableCount: linear.variableCount),
-                statistics: SolveStatistics(iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start))
+                statistics: SolveStatistics(iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start)),
+             added.filter { $0 >= 0 })
         }
         #if LAYOUTBENCH_FAULTS
         let merged = PlantedFault.isActive(.floatMergesNearPriorities) ? Self.levelsMergedByIntegralPart(linear.levels) : nil
@@ -122,9 +155,22 @@ public struct CassowaryBackend: LayoutBackend {
                 handle.id < keptPlace.count && keptPlace[handle.id] >= 0 ? linear.row(keptRequired[keptPlace[handle.id]]) : nil
             }
         }
-        let order = Self.additionOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
         var inRequiredRun = true
-        for index in order {
+        // The walk's verdicts hold where the required rows added so far (held or broken) are
+        // exactly the ones before the failing row in the file: as many as come before it
+        // (`requiredBefore`, counted at the first failure) and none after it.
+        var requiredAdded = 0
+        var latestRequired = -1
+        var requiredBefore: [Int32] = []
+        // For each held required row, its handle's id and its entry in `added` (for taking a
+        // link back).
+        var handleOf = [Int32](repeating: -1, count: linear.rows.count)
+        var entryOf = [Int32](repeating: -1, count: linear.rows.count)
+        var queue = Self.linksPulledForward(walk, linear)
+        var position = 0
+        while position < queue.count {
+            let index = queue[position]
+            position += 1
             let row = linear.rows[index]
             if row.isRequired != inRequiredRun {
                 if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
@@ -132,9 +178,9 @@ public struct CassowaryBackend: LayoutBackend {
             }
             guard row.isRequired else {
                 do {
-                    try solver.addConstraint(
-                        linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row))
-                    keptPlace.append(-1)
+                    keep(try solver.addConstraint(
+                        linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row)), at: -1)
+                    added.append(index)
                 } catch {
                     if error == .budgetExceeded { return exceeded() }
                     throw .internalFailure(backend: name, message: error.description)
@@ -142,19 +188,47 @@ public struct CassowaryBackend: LayoutBackend {
                 continue
             }
             do {
-                try solver.addConstraint(
+                let handle = try solver.addConstraint(
                     linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row))
-                keptPlace.append(keptRequired.count)
+                keep(handle, at: keptRequired.count)
                 keptRequired.append(index)
+                handleOf[index] = Int32(handle.id)
+                entryOf[index] = Int32(added.count)
             } catch {
                 switch error {
                 case .unsatisfiable(let explanation):
+                    if requiredBefore.isEmpty { requiredBefore = Self.requiredRowsBefore(linear) }
+                    if latestRequired > index || requiredAdded != requiredBefore[index] {
+                        // Back to the walk's order from here: take back the links from
+                        // further on, then add what is left in the walk's order.
+                        for place in keptRequired.indices where keptRequired[place] > index {
+                            let link = keptRequired[place]
+                            do {
+                                try solver.removeConstraint(ConstraintHandle(id: Int(handleOf[link])))
+                            } catch {
+                                if error == .budgetExceeded { return exceeded() }
+                                throw .internalFailure(backend: name, message: error.description)
+                            }
+                            keptPlace[Int(handleOf[link])] = -1
+                            keptRequired[place] = -1
+                            handleOf[link] = -1
+                            requiredAdded -= 1
+                            added[Int(entryOf[link])] = -1
+                        }
+                        latestRequired = keptRequired.max() ?? -1
+                        var isAdded = [Bool](repeating: false, count: linear.rows.count)
+                        for entry in added where entry >= 0 { isAdded[entry] = true }
+                        for failed in brokenRows { isAdded[failed] = true }
+                        queue = walk.filter { !isAdded[$0] }
+                        position = 0
+                        continue
+                    }
                     if broken.isEmpty {
                         phases.solve += clock.lap()
                         var trials = TrialBudget(solver.remainingBudget)
                         let found = irreducibleConflict(
                             failing: linear.row(index), explanation: members(of: explanation),
-                            kept: keptRequired.map(linear.row(_:)), trials: &trials)
+                            kept: keptRequired.filter { $0 >= 0 }.map(linear.row(_:)), trials: &trials)
                         // The filter's pivots count as the solve's: the budget is charged for them.
                         filterPivots = trials.pivots
                         guard let found, solver.chargeBudget(trials.pivots) else { return exceeded() }
@@ -165,17 +239,21 @@ public struct CassowaryBackend: LayoutBackend {
                     if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
                         let found = irreducibleConflict(
                             failing: linear.row(index), explanation: members(of: explanation),
-                            kept: keptRequired.map(linear.row(_:)), budget: .unlimited) ?? []
+                            kept: keptRequired.filter { $0 >= 0 }.map(linear.row(_:)), budget: .unlimited) ?? []
                         conflict = Array(Set(conflict).union(found)).sorted()
                     }
                     #endif
                     broken.append(row.constraintIndex)
+                    brokenRows.append(index)
                 case .budgetExceeded:
                     return exceeded()
                 default:
                     throw .internalFailure(backend: name, message: error.description)
                 }
             }
+            added.append(index)
+            requiredAdded += 1
+            latestRequired = max(latestRequired, index)
         }
         if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
         // The additions' pivots wrote reduced rows, as long as their backward cones (on `form`
@@ -223,10 +301,11 @@ public struct CassowaryBackend: LayoutBackend {
         let solution = Solution(
             status: broken.isEmpty ? .optimal : .unsatisfiable, values: values, objective: objective,
             ambiguous: ambiguous, broken: broken, conflict: conflict)
-        return BackendResult(
+        return (BackendResult(
             solution: solution,
             statistics: SolveStatistics(
-                iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start, phases: phases))
+                iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start, phases: phases)),
+            added.filter { $0 >= 0 })
     }
 
     /// Shrinks an infeasible set of required rows that contains `failing` to an irreducible
@@ -377,45 +456,16 @@ public struct CassowaryBackend: LayoutBackend {
         }
     }
 
-    /// The order ``solve(_:budget:)`` adds the rows in: the file's order, required and
-    /// optional rows interleaved, up to ``strongestFirstLevelCount`` levels; above it the
-    /// required rows in file order, then the optional ones strongest level first
-    /// (``additionOrder(_:levelCount:level:)``). Neither the optimum nor the broken list depends
-    /// on the order (optional rows never make the required ones infeasible, so the walk keeps
-    /// the same required rows); the work does.
-    ///
-    /// A layout's rows come in the file's order view by view: a view's position, then its
-    /// hugging and compression resistance. Added in that order, a label's optional rows meet
-    /// only the views laid out before it, and a pivot they cause moves what is held so far.
-    /// Added after every required row, they meet the whole layout: in a stack of cards, a
-    /// card's height pivots with every card below it already chained to it, and each such
-    /// pivot re-evaluates the rows of all of them (n²: `centered`, `table-cells`, `form`;
-    /// at 1,000 views `table-cells` needed 2,028 pivots that way and none in file order).
-    public static func additionOrder(_ linear: LinearSystem<Double>) -> [LinearRow<Double>] {
-        guard linear.levels.count > strongestFirstLevelCount else { return linear.rows }
-        return additionOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }.map { linear.rows[$0] }
+    /// For each row, how many required rows come before it in the file.
+    static func requiredRowsBefore(_ linear: PooledLinearSystem) -> [Int32] {
+        var before = [Int32](repeating: 0, count: linear.rows.count)
+        var count: Int32 = 0
+        for index in linear.rows.indices {
+            before[index] = count
+            if linear.rows[index].isRequired { count += 1 }
+        }
+        return before
     }
-
-    /// ``additionOrder(_:)`` as row indices, for `count` rows of which row i is at `level(i)`.
-    static func additionOrder(_ count: Int, levelCount: Int, level: (Int) -> Int) -> [Int] {
-        guard levelCount > strongestFirstLevelCount else { return Array(0..<count) }
-        // Required rows in file order, then the optional ones strongest level first (in file
-        // order within a level), then any beyond the levels.
-        var byLevel = Array(repeating: [Int](), count: levelCount + 2)
-        for index in 0..<count { byLevel[min(level(index), levelCount + 1)].append(index) }
-        return Array(byLevel.joined())
-    }
-
-    /// Above this many levels the optional rows are added after the required ones, strongest
-    /// level first (``additionOrder(_:levelCount:level:)``).
-    ///
-    /// Reduced costs are vectors over the levels. In file order, a row stronger than the rows
-    /// held moves what they fixed: a pivot, whose entering cost is as long as the levels it
-    /// passes (one view with 3,000 priorities ascending in the file: 3,000 pivots, each
-    /// carrying a reduced cost of up to 3,000 levels, and a backward cone as long). Strongest
-    /// first, a row weaker than every level held is absorbed by its own error with no pivot
-    /// (0 pivots there). With a few levels the vectors are short and file order costs little.
-    static let strongestFirstLevelCount = 32
 
     #if LAYOUTBENCH_FAULTS
     /// For the planted fault: each level mapped to the first (strongest) level whose

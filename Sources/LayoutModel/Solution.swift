@@ -91,7 +91,9 @@ public struct ResultDocument: Sendable, Hashable, Codable {
         var frames: [String: [Double?]] = [:]
         var exact: [String: [String?]] = [:]
         for index in 1..<max(system.items.count, 1) {
-            frames[system.items[index].name] = frameValues[index - 1].map { $0 }
+            // `+ 0` turns -0.0 into 0: a frame has no sign of zero (the text form prints 0 too),
+            // and the same frame should not read `-0` or `0` by the order a backend added rows in.
+            frames[system.items[index].name] = frameValues[index - 1].map { $0 + 0 }
             if let exactFrames { exact[system.items[index].name] = exactFrames[index - 1].map { $0 } }
         }
         self.init(

@@ -93,22 +93,23 @@ public enum IncrementalBenchmark {
     }
 
     /// The fastest of `float`'s one-shot solves of `system` (lowering included), repeated as
-    /// ``run(_:minimumSeconds:maximumRuns:)`` repeats additions, and the last result.
+    /// ``run(_:minimumSeconds:maximumRuns:)`` repeats additions, the last result, and the order
+    /// the solve added the rows in (for ``IncrementalWorkload/adding(_:name:order:)``).
     public static func oneShot(
         _ system: ConstraintSystem, minimumSeconds: Double = 0.2, maximumRuns: Int = 5
-    ) throws(BackendError) -> (seconds: Double, result: BackendResult) {
+    ) throws(BackendError) -> (seconds: Double, result: BackendResult, order: [Int]) {
         let backend = CassowaryBackend()
         var best = Double.infinity
         var spent = 0.0
         var runs = 0
         while true {
             let start = ContinuousClock.now
-            let result = try backend.solve(system, budget: .unlimited)
+            let (result, order) = try backend.solveReportingOrder(system, budget: .unlimited)
             let seconds = (ContinuousClock.now - start).inSeconds
             best = min(best, seconds)
             spent += seconds
             runs += 1
-            if spent >= minimumSeconds || runs >= maximumRuns { return (best, result) }
+            if spent >= minimumSeconds || runs >= maximumRuns { return (best, result, order) }
         }
     }
 }

@@ -58,9 +58,11 @@ public struct IncrementalWorkload: Sendable {
     /// (``CassowaryBackend/additionOrder(_:)``), lowered as it lowers them, so that timing this
     /// workload times the backend's incremental core on the same system; nil when a number
     /// does not fit a `Double`. `kind` says nothing here (it is `.chain`); `name` is `name`.
-    public static func adding(_ system: ConstraintSystem, name: String) -> IncrementalWorkload? {
+    /// `order`, when given, is the order a solve added the rows in
+    /// (``CassowaryBackend/solveReportingOrder(_:budget:)``).
+    public static func adding(_ system: ConstraintSystem, name: String, order: [Int]? = nil) -> IncrementalWorkload? {
         guard let linear = CassowaryBackend.lower(system) else { return nil }
-        let ordered = CassowaryBackend.additionOrder(linear)
+        let ordered = order.map { $0.map { linear.rows[$0] } } ?? CassowaryBackend.additionOrder(linear)
         var workload = IncrementalWorkload(
             kind: .chain, size: system.viewCount, constraints: ordered.map(LinearConstraint.init),
             variableCount: linear.variableCount, levelCount: linear.levels.count, system: system)
