@@ -149,6 +149,14 @@ public struct FindingStore: Sendable {
         backends(in: text, header: "# expect-fail:")
     }
 
+    /// The backends a corpus file expects to fail on their incremental path only
+    /// (`# expect-fail-incremental: a, b` lines): a one-shot solve of the file passes, but
+    /// the file run as the first pass of an update sequence (or with steps after it) still
+    /// meets the bug. `replay` holds the one-shot solve to the expected result as usual.
+    public static func expectedIncrementalFailures(in text: String) -> Set<String> {
+        backends(in: text, header: "# expect-fail-incremental:")
+    }
+
     /// The backends whose answers to a corpus file may differ from its expected result
     /// where the judge explains the difference by rounding (`# expect-ill-conditioned: a, b`
     /// lines): a near-conflict below a backend's precision, say. They must still answer,

@@ -48,7 +48,9 @@ public struct KnownFailures: Sendable {
                 throw LayoutError(file: file, location: SourceLocation(line: 1, column: 1), kind: .syntax,
                                   message: "cannot read the corpus file (\(error.localizedDescription))")
             }
-            let backends = FindingStore.expectedFailures(in: text).union(FindingStore.expectedIllConditioned(in: text))
+            let backends = FindingStore.expectedFailures(in: text)
+                .union(FindingStore.expectedIllConditioned(in: text))
+                .union(FindingStore.expectedIncrementalFailures(in: text))
             guard !backends.isEmpty else { continue }
             let sequence = try LayoutParser.parseSequence(text, file: file)
             let name = (file as NSString).lastPathComponent
