@@ -5,7 +5,8 @@ import LayoutModel
 /// The `float` backend: the incremental Cassowary solver run once over a whole system.
 ///
 /// The system is lowered exactly (`Rational`) and each coefficient rounded to `Double` once.
-/// Rows are added in file order, optional ones among the required, links pulled forward (``additionOrder(_:)``);
+/// Rows are added in file order, optional ones among the required, closing links pulled
+/// forward (``additionOrder(_:)``);
 /// a required row that the solver rejects is *broken* and, for the first, its conflict is
 /// the tableau's explanation shrunk to an irreducible subset by deletion filtering (each test
 /// a fresh solve of the required rows in question). Optional rows are added at their levels.
@@ -74,9 +75,9 @@ public struct CassowaryBackend: LayoutBackend {
         try solveReportingOrder(system, budget: budget).result
     }
 
-    /// ``solve(_:budget:)``, and the order the rows of ``lowerPooled(_:)`` were added in the
-    /// end (``additionOrder(_:)``, or the walk's where the solve started again in it): what a
-    /// benchmark of the incremental core beside this solve adds.
+    /// ``solve(_:budget:)``, and the order the rows of ``lowerPooled(_:)`` held at the end
+    /// were added in (``additionOrder(_:)``; a link taken back counts at its later addition):
+    /// what a benchmark of the incremental core beside this solve adds.
     public func solveReportingOrder(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> (result: BackendResult, order: [Int]) {
         let start = ContinuousClock.now
         guard let linear = Self.lowerPooled(system) else {
