@@ -6,9 +6,11 @@ extension CassowaryBackend {
     /// required rows in file order, then the optional ones strongest level first; in both,
     /// links pulled forward (``linksPulledForward(_:_:)``). Neither the optimum nor the broken
     /// list depends on the order: optional rows never make the required ones infeasible, and
-    /// the solve starts again in ``walkOrder(_:levelCount:level:)`` where a failing required
-    /// row could get another verdict than in the file's order (``solve(_:budget:)``). The work
-    /// does depend on it.
+    /// where a failing required row could get another verdict than in the file's order, the
+    /// solve takes the links from further on back and goes on in
+    /// ``walkOrder(_:levelCount:level:)`` (``solve(_:budget:)``; its
+    /// ``solveReportingOrder(_:budget:)`` gives the order a solve ended up with). The work does
+    /// depend on the order.
     ///
     /// A layout's rows come in the file's order view by view: a view's position, then its
     /// hugging and compression resistance. Added in that order, a label's optional rows meet
@@ -19,8 +21,12 @@ extension CassowaryBackend {
     /// at 1,000 views `table-cells` needed 2,028 pivots that way and none in file order).
     public static func additionOrder(_ linear: LinearSystem<Double>) -> [LinearRow<Double>] {
         let pooled = PooledLinearSystem(linear)
-        return linksPulledForward(walkOrder(pooled.rows.count, levelCount: pooled.levels.count) { pooled.rows[$0].level }, pooled)
-            .map { linear.rows[$0] }
+        return linksPulledForward(walkOrder(pooled), pooled).map { linear.rows[$0] }
+    }
+
+    /// ``walkOrder(_:levelCount:level:)`` of a pooled system's rows.
+    static func walkOrder(_ linear: PooledLinearSystem) -> [Int] {
+        walkOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
     }
 
     /// The order the required walk is defined by (spec §5: a required row that conflicts with

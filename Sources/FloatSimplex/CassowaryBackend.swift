@@ -114,7 +114,7 @@ public struct CassowaryBackend: LayoutBackend {
     /// in (a link taken back counts at its second addition).
     func solveReportingOrder(_ linear: PooledLinearSystem, budget: Budget) throws(BackendError) -> (result: BackendResult, order: [Int]) {
         let start = ContinuousClock.now
-        let walk = Self.walkOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
+        let walk = Self.walkOrder(linear)
         var clock = PhaseClock()
         var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)

@@ -32,7 +32,7 @@ import Testing
         let family = try #require(Families.named("form"))
         let system = generate(family: family, size: 100, seed: 1).system
         let linear = try #require(CassowaryBackend.lowerPooled(system))
-        let walk = CassowaryBackend.walkOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
+        let walk = CassowaryBackend.walkOrder(linear)
         let order = CassowaryBackend.linksPulledForward(walk, linear)
         #expect(order.sorted() == walk)
         #expect(Self.closingLinks(walk, linear) >= 49)
@@ -60,7 +60,7 @@ import Testing
             // The walk by hand: required rows in the file's order, a failing one broken.
             var solver = CassowarySolver()
             var broken: [Int] = []
-            let walk = CassowaryBackend.walkOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
+            let walk = CassowaryBackend.walkOrder(linear)
             for index in walk {
                 let row = linear.rows[index]
                 do {
@@ -107,7 +107,7 @@ import Testing
         let (result, order) = try CassowaryBackend().solveReportingOrder(system, budget: .unlimited)
         #expect(result.solution.status == .unsatisfiable)
         #expect(result.solution.broken == [system.constraints.count - 1])
-        let walk = CassowaryBackend.walkOrder(linear.rows.count, levelCount: linear.levels.count) { linear.rows[$0].level }
+        let walk = CassowaryBackend.walkOrder(linear)
         #expect(order == CassowaryBackend.linksPulledForward(walk, linear))
         #expect(order != walk)
     }
