@@ -98,165 +98,70 @@ public struct CassowaryBackend: LayoutBackend {
     /// Solves pooled lowered rows (spec §5 semantics over their levels).
     ///
     /// The rows go in in ``additionOrder(_:)``, which pulls links ahead of their place in the
-    /// file. The walk (spec §5.1) is defined in the file's order, and its verdicts are kept:
-    /// when a required row fails, the required rows added so far (held or broken) must be
-    /// exactly those before it in the file, as the walk has them there. Where they are not (a
-    /// link from further on is held, or the failing row is a link moved ahead of rows before
-    /// it), the links from further on are removed again, and the rest goes in in
-    /// ``walkOrder(_:levelCount:level:)``, so the failing row meets the rows the walk has
-    /// there. A row held with a link from further on would be held without it too (fewer rows
-    /// hold together), so no verdict given before changes.
+    /// file, and the walk's verdicts (spec §5.1, defined in the file's order) are kept: see
+    /// ``AdditionWalk``.
     public func solve(_ linear: PooledLinearSystem, budget: Budget) throws(BackendError) -> BackendResult {
         try solveReportingOrder(linear, budget: budget).result
     }
 
-    /// ``solve(_:budget:)`` on pooled rows, and the order the rows held at the end were added
-    /// in (a link taken back counts at its second addition).
+    /// ``solve(_:budget:)`` on pooled rows, and the order the rows were added in
+    /// (``AdditionWalk/order``).
     func solveReportingOrder(_ linear: PooledLinearSystem, budget: Budget) throws(BackendError) -> (result: BackendResult, order: [Int]) {
         let start = ContinuousClock.now
-        let walk = Self.walkOrder(linear)
         var clock = PhaseClock()
         var phases = SolvePhases()
         var solver = CassowarySolver(budget: budget)
         solver.reserveCapacity(constraints: linear.rows.count, terms: linear.terms.count, variables: linear.variableCount)
         var broken: [Int] = []
-        var brokenRows: [Int] = []
         var conflict: [Int] = []
-        // The required rows held (as row indices), in the order added, and for each handle id
-        // the place of its row there (-1: an optional row), to turn the solver's explanation
-        // into rows.
-        // (A link taken back leaves -1 in `keptRequired`; the solver hands its id out again.)
-        var keptRequired: [Int] = []
-        var keptPlace: [Int] = []
-        keptPlace.reserveCapacity(linear.rows.count)
-        func keep(_ handle: ConstraintHandle, at place: Int) {
-            if handle.id == keptPlace.count { keptPlace.append(place) } else { keptPlace[handle.id] = place }
-        }
         var filterPivots = 0
-        // The rows in the order they were added: an entry is -1 once its link is taken back.
-        var added: [Int] = []
-        added.reserveCapacity(linear.rows.count)
+        var walk = AdditionWalk(linear)
         func exceeded() -> (result: BackendResult, order: [Int]) {
             (BackendResult(
                 solution: .budgetExceeded(variableCount: linear.variableCount),
                 statistics: SolveStatistics(iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start)),
-             added.filter { $0 >= 0 })
+             walk.order)
         }
+        var strengths = (0...linear.levels.count).map(Strength.init(level:))
         #if LAYOUTBENCH_FAULTS
-        let merged = PlantedFault.isActive(.floatMergesNearPriorities) ? Self.levelsMergedByIntegralPart(linear.levels) : nil
-        func strength(_ row: PooledLinearSystem.Row) -> Strength {
-            if let merged, row.level > 0 { return Strength(level: merged[row.level - 1]) }
-            return Strength(level: row.level)
+        if PlantedFault.isActive(.floatMergesNearPriorities) {
+            strengths = [.required] + Self.levelsMergedByIntegralPart(linear.levels).map(Strength.init(level:))
         }
-        #else
-        func strength(_ row: PooledLinearSystem.Row) -> Strength { Strength(level: row.level) }
         #endif
-        func members(of explanation: [ConstraintHandle]) -> [LinearRow<Double>] {
-            explanation.compactMap { handle in
-                handle.id < keptPlace.count && keptPlace[handle.id] >= 0 ? linear.row(keptRequired[keptPlace[handle.id]]) : nil
-            }
-        }
-        var inRequiredRun = true
-        // The walk's verdicts hold where the required rows added so far (held or broken) are
-        // exactly the ones before the failing row in the file: as many as come before it
-        // (`requiredBefore`, counted at the first failure) and none after it.
-        var requiredAdded = 0
-        var latestRequired = -1
-        var requiredBefore: [Int32] = []
-        // For each held required row, its handle's id and its entry in `added` (for taking a
-        // link back).
-        var handleOf = [Int32](repeating: -1, count: linear.rows.count)
-        var entryOf = [Int32](repeating: -1, count: linear.rows.count)
-        var queue = Self.linksPulledForward(walk, linear)
-        var position = 0
-        while position < queue.count {
-            let index = queue[position]
-            position += 1
-            let row = linear.rows[index]
-            if row.isRequired != inRequiredRun {
-                if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
-                inRequiredRun = row.isRequired
-            }
-            guard row.isRequired else {
-                do {
-                    keep(try solver.addConstraint(
-                        linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row)), at: -1)
-                    added.append(index)
-                } catch {
-                    if error == .budgetExceeded { return exceeded() }
-                    throw .internalFailure(backend: name, message: error.description)
-                }
-                continue
-            }
+        while true {
+            let found: (row: Int, explanation: [ConstraintHandle])?
             do {
-                let handle = try solver.addConstraint(
-                    linear.terms[row.termRange], constant: row.constant, relation: row.relation, strength: strength(row))
-                keep(handle, at: keptRequired.count)
-                keptRequired.append(index)
-                handleOf[index] = Int32(handle.id)
-                entryOf[index] = Int32(added.count)
-            } catch {
-                switch error {
-                case .unsatisfiable(let explanation):
-                    if requiredBefore.isEmpty { requiredBefore = Self.requiredRowsBefore(linear) }
-                    if latestRequired > index || requiredAdded != requiredBefore[index] {
-                        // Back to the walk's order from here: take back the links from
-                        // further on, then add what is left in the walk's order.
-                        for place in keptRequired.indices where keptRequired[place] > index {
-                            let link = keptRequired[place]
-                            do {
-                                try solver.removeConstraint(ConstraintHandle(id: Int(handleOf[link])))
-                            } catch {
-                                if error == .budgetExceeded { return exceeded() }
-                                throw .internalFailure(backend: name, message: error.description)
-                            }
-                            keptPlace[Int(handleOf[link])] = -1
-                            keptRequired[place] = -1
-                            handleOf[link] = -1
-                            requiredAdded -= 1
-                            added[Int(entryOf[link])] = -1
-                        }
-                        latestRequired = keptRequired.max() ?? -1
-                        var isAdded = [Bool](repeating: false, count: linear.rows.count)
-                        for entry in added where entry >= 0 { isAdded[entry] = true }
-                        for failed in brokenRows { isAdded[failed] = true }
-                        queue = walk.filter { !isAdded[$0] }
-                        position = 0
-                        continue
-                    }
-                    if broken.isEmpty {
-                        phases.solve += clock.lap()
-                        var trials = TrialBudget(solver.remainingBudget)
-                        let found = irreducibleConflict(
-                            failing: linear.row(index), explanation: members(of: explanation),
-                            kept: keptRequired.filter { $0 >= 0 }.map(linear.row(_:)), trials: &trials)
-                        // The filter's pivots count as the solve's: the budget is charged for them.
-                        filterPivots = trials.pivots
-                        guard let found, solver.chargeBudget(trials.pivots) else { return exceeded() }
-                        conflict = found
-                        phases.conflict += clock.lap()
-                    }
-                    #if LAYOUTBENCH_FAULTS
-                    if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
-                        let found = irreducibleConflict(
-                            failing: linear.row(index), explanation: members(of: explanation),
-                            kept: keptRequired.filter { $0 >= 0 }.map(linear.row(_:)), budget: .unlimited) ?? []
-                        conflict = Array(Set(conflict).union(found)).sorted()
-                    }
-                    #endif
-                    broken.append(row.constraintIndex)
-                    brokenRows.append(index)
-                case .budgetExceeded:
-                    return exceeded()
-                default:
-                    throw .internalFailure(backend: name, message: error.description)
+                found = try walk.addUntilBroken(to: &solver, linear, strengths: strengths) { nowRequired in
+                    if nowRequired { phases.levels += clock.lap() } else { phases.solve += clock.lap() }
                 }
+            } catch {
+                if error == .budgetExceeded { return exceeded() }
+                throw .internalFailure(backend: name, message: error.description)
             }
-            added.append(index)
-            requiredAdded += 1
-            latestRequired = max(latestRequired, index)
+            guard let (index, explanation) = found else { break }
+            if broken.isEmpty {
+                phases.solve += clock.lap()
+                var trials = TrialBudget(solver.remainingBudget)
+                let found = irreducibleConflict(
+                    failing: linear.row(index), explanation: walk.rows(of: explanation).map(linear.row(_:)),
+                    kept: walk.heldRequired.map(linear.row(_:)), trials: &trials)
+                // The filter's pivots count as the solve's: the budget is charged for them.
+                filterPivots = trials.pivots
+                guard let found, solver.chargeBudget(trials.pivots) else { return exceeded() }
+                conflict = found
+                phases.conflict += clock.lap()
+            }
+            #if LAYOUTBENCH_FAULTS
+            if !broken.isEmpty && PlantedFault.isActive(.floatConflictUnion) {
+                let found = irreducibleConflict(
+                    failing: linear.row(index), explanation: walk.rows(of: explanation).map(linear.row(_:)),
+                    kept: walk.heldRequired.map(linear.row(_:)), budget: .unlimited) ?? []
+                conflict = Array(Set(conflict).union(found)).sorted()
+            }
+            #endif
+            broken.append(linear.rows[index].constraintIndex)
         }
-        if inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
+        if walk.inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
         // The additions' pivots wrote reduced rows, as long as their backward cones (on `form`
         // every label's width tied to one: 932 rows of up to 1,498 terms at 1,000 views); the
         // estimate and its probes walk them. Rebuilt from the constraints for the same basis
@@ -306,7 +211,7 @@ public struct CassowaryBackend: LayoutBackend {
             solution: solution,
             statistics: SolveStatistics(
                 iterations: solver.pivotCount + filterPivots, duration: ContinuousClock.now - start, phases: phases)),
-            added.filter { $0 >= 0 })
+            walk.order)
     }
 
     /// Shrinks an infeasible set of required rows that contains `failing` to an irreducible
@@ -455,17 +360,6 @@ public struct CassowaryBackend: LayoutBackend {
             }
             return true
         }
-    }
-
-    /// For each row, how many required rows come before it in the file.
-    static func requiredRowsBefore(_ linear: PooledLinearSystem) -> [Int32] {
-        var before = [Int32](repeating: 0, count: linear.rows.count)
-        var count: Int32 = 0
-        for index in linear.rows.indices {
-            before[index] = count
-            if linear.rows[index].isRequired { count += 1 }
-        }
-        return before
     }
 
     #if LAYOUTBENCH_FAULTS

@@ -111,4 +111,25 @@ import Testing
         #expect(order == CassowaryBackend.linksPulledForward(walk, linear))
         #expect(order != walk)
     }
+
+    /// A sequence's first pass builds its solver as the one-shot solve does
+    /// (``AdditionWalk``): on `form` it pivots as often and answers the same. (In the file's
+    /// order, with the optional rows after the required ones, it pivoted twice per field on
+    /// rows as long as the stack.)
+    @Test(arguments: ["form", "table-cells", "centered", "conflict-late"])
+    func aSequencesFirstPassAddsInTheOneShotOrder(_ name: String) throws {
+        let family = try #require(Families.named(name))
+        let system = generate(family: family, size: 100, seed: 1).system
+        var driver = IncrementalPassSolver(sequence: UpdateSequence(system), reportsAmbiguity: false)
+        let first = try driver.solveNextPass([])
+        let oneShot = try CassowaryBackend().solve(system, budget: .unlimited)
+        #expect(first.solution.status == oneShot.solution.status)
+        #expect(first.solution.broken == oneShot.solution.broken)
+        if oneShot.solution.broken.isEmpty {
+            #expect(first.statistics.iterations == oneShot.statistics.iterations)
+        }
+        for (walked, value) in zip(first.solution.values, oneShot.solution.values) {
+            #expect(abs(walked - value) <= 1e-9 * max(1, abs(value)), "\(name): \(walked) against \(value)")
+        }
+    }
 }
