@@ -111,17 +111,20 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
         for session in sessions { session.close() }
     }
 
-    func timeout(for budget: Budget) -> Duration {
-        budget.wallTime.map { $0 + grace } ?? defaultTimeout
+    /// Sends `request` on `session` under `budget`: the adapter is told the wall time as
+    /// `deadline_ms`, and its reply is waited for that long plus the grace (without a wall
+    /// time, the default timeout).
+    func send(_ request: [String: Any], on session: AdapterSession, budget: Budget) throws(AdapterFailure) -> AdapterReply {
+        var request = request
+        if let wall = budget.wallTime {
+            request["deadline_ms"] = Int(wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000)
+        }
+        return try session.request(request, timeout: budget.wallTime.map { $0 + grace } ?? defaultTimeout)
     }
 
     /// Sends one request on a session of its own and returns the reply, with failures as
     /// backend errors.
     func exchange(_ request: [String: Any], budget: Budget) throws(BackendError) -> AdapterReply {
-        var request = request
-        if let wall = budget.wallTime {
-            request["deadline_ms"] = Int(wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000)
-        }
         let session: AdapterSession
         do {
             session = try checkout()
@@ -129,7 +132,7 @@ public final class OutsideSolverBackend: LayoutBackend, ReproducerWriting, @unch
             throw .internalFailure(backend: name, message: error.description)
         }
         do {
-            let reply = try session.request(request, timeout: timeout(for: budget))
+            let reply = try send(request, on: session, budget: budget)
             checkin(session)
             if let log = reply.log, !log.isEmpty { throw AdapterFailure.logged(log) }
             switch reply.type {
@@ -293,13 +296,9 @@ public final class LiveSystem {
 
     @discardableResult
     func send(_ request: [String: Any]) throws(BackendError) -> AdapterReply {
-        var request = request
-        if let wall = budget.wallTime {
-            request["deadline_ms"] = Int(wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000)
-        }
         let reply: AdapterReply
         do {
-            reply = try session.request(request, timeout: backend.timeout(for: budget))
+            reply = try backend.send(request, on: session, budget: budget)
         } catch {
             throw .internalFailure(backend: backend.name, message: error.description)
         }
