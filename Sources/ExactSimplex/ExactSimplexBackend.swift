@@ -584,17 +584,11 @@ struct ExactSolve {
     func levelErrors(at values: [Rational], kept: Set<Int>, expected: [Rational]) throws(SolveInterruption) -> [Rational] {
         var errors = [Rational](repeating: .zero, count: lowered.levels.count)
         for (index, row) in lowered.rows.enumerated() {
-            let d = row.value(at: values)
             if row.isRequired {
-                let holds: Bool
-                switch row.relation {
-                case .equal: holds = d.isZero
-                case .lessThanOrEqual: holds = d.sign <= 0
-                case .greaterThanOrEqual: holds = d.sign >= 0
-                }
-                if kept.contains(index) && !holds { throw .internalFailure("kept constraint \(index) violated") }
+                if kept.contains(index) && !row.holds(at: values) { throw .internalFailure("kept constraint \(index) violated") }
                 continue
             }
+            let d = row.value(at: values)
             let error: Rational
             switch row.relation {
             case .equal: error = d.magnitude

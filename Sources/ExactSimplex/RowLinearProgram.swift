@@ -91,15 +91,8 @@ public struct RowLinearProgram: Sendable {
         for (j, domain) in domains.enumerated() where domain == .nonnegative && values[j].sign < 0 {
             return "variable \(j) is negative"
         }
-        for row in constraints {
-            let d = row.value(at: values)
-            let holds: Bool
-            switch row.relation {
-            case .equal: holds = d.isZero
-            case .lessThanOrEqual: holds = d.sign <= 0
-            case .greaterThanOrEqual: holds = d.sign >= 0
-            }
-            if !holds { return "constraint \(row.constraintIndex)" }
+        for row in constraints where !row.holds(at: values) {
+            return "constraint \(row.constraintIndex)"
         }
         return nil
     }
@@ -119,5 +112,17 @@ public struct RowLinearProgram: Sendable {
             }
         }
         return .infeasible
+    }
+}
+
+extension LinearRow<Rational> {
+    /// Whether the point satisfies the row exactly: `Σ terms + constant REL 0`.
+    func holds(at point: [Rational]) -> Bool {
+        let d = value(at: point)
+        switch relation {
+        case .equal: return d.isZero
+        case .lessThanOrEqual: return d.sign <= 0
+        case .greaterThanOrEqual: return d.sign >= 0
+        }
     }
 }
