@@ -104,11 +104,7 @@ extension RevisedSimplex where Scalar == Double {
             // as the primal does, stalled dfl001's dual instead: 49,000 pivots, still 1,554
             // infeasible.)
             if !(Swift.max(largestWeight, weights[r]) <= 1e100) { weights = [Double](repeating: 1, count: m) }
-            basisSlot[leaving] = -1
-            basis[r] = q
-            basisSlot[q] = r
-            factors.replace(slot: r, alpha: alpha)
-            pivots += 1
+            exchange(slot: r, entering: q, alpha: alpha)
             if factors.prefersRefactorization {
                 refactorize()
                 placeNonbasic(atUpper: atUpperBounds())

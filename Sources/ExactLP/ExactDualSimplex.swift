@@ -87,11 +87,7 @@ extension RevisedSimplex where Scalar == Rational {
             }
             reduced[q] = .zero
             reduced[leaving] = -dualStep
-            basisSlot[leaving] = -1
-            basis[r] = q
-            basisSlot[q] = r
-            factors.replace(slot: r, alpha: alpha)
-            pivots += 1
+            exchange(slot: r, entering: q, alpha: alpha)
             dualFinishPivots += 1
             if useBlandRule { blandPivots += 1 }
             if factors.prefersRefactorization {

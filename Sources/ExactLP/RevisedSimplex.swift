@@ -144,6 +144,16 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
         refactorize()
     }
 
+    /// One pivot's change of basis: `entering` takes `slot` from the variable there, and the
+    /// factors take the entering column `alpha` (`B⁻¹a`, by slot).
+    mutating func exchange(slot: Int, entering: Int, alpha: [Scalar]) {
+        basisSlot[basis[slot]] = -1
+        basis[slot] = entering
+        basisSlot[entering] = slot
+        factors.replace(slot: slot, alpha: alpha)
+        pivots += 1
+    }
+
     /// Widens every finite bound of the floating-point run by a tiny amount that differs
     /// from variable to variable (a fixed hash, so runs repeat), the classic cure for the
     /// stalling and cycling degenerate vertices cause in floating point.
@@ -264,11 +274,7 @@ struct RevisedSimplex<Scalar: SimplexScalar> {
                 fresh = false
             }
             value[old] = leaving.target
-            basisSlot[old] = -1
-            basis[slot] = entering
-            basisSlot[entering] = slot
-            factors.replace(slot: slot, alpha: alpha)
-            pivots += 1
+            exchange(slot: slot, entering: entering, alpha: alpha)
             if phaseOne { phaseOnePivots += 1 }
             if useBland { blandPivots += 1 }
             if factors.prefersRefactorization {
