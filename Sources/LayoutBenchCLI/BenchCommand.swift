@@ -194,23 +194,13 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
+    /// Reads a bench report (``ReportFiles/load(_:)``), or prints why not and exits with status 2.
     static func loadBench(_ path: String) throws -> BenchReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("\(path): cannot read the file")
+        guard case .bench(let report) = try ReportFiles.load(path) else {
+            printError("\(path) is not a bench report")
             throw ExitStatus.invalidInput
         }
-        do {
-            guard case .bench(let report) = try ReportDocument.decode(data) else {
-                printError("\(path) is not a bench report")
-                throw ExitStatus.invalidInput
-            }
-            return report
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            printError("\(path): \(error)")
-            throw ExitStatus.invalidInput
-        }
+        return report
     }
 
     static func timestamp() -> String {
