@@ -301,37 +301,100 @@ struct ExactSolve {
     }
 
     /// The greedy walk over `required` in file order: a constraint is kept iff it is
-    /// feasible with those kept before it. A prefix of the remaining constraints stays
-    /// feasible up to the first one that breaks it, so each broken constraint is found by
-    /// a binary search over prefixes rather than one check per constraint.
+    /// feasible with those kept before it.
+    ///
+    /// One LP of every required row, warm-started throughout: rows are dropped
+    /// (``SimplexEngine/dropRow(_:)``) and restored, and phase one goes on from where it
+    /// stopped. The LP holds the kept rows K and the next rows of the walk, P; the rows after
+    /// P are dropped. While K ∪ P is feasible, P is kept and the next rows come in, twice as
+    /// many each time. When it is infeasible, the Farkas multipliers' last row m in P bounds
+    /// the first broken row r: K with P up to m is infeasible. Dropping m and everything
+    /// after it, phase one either succeeds (then r = m, broken, with those multipliers as its
+    /// certificate) or gives multipliers whose last row comes before m, and so on down.
+    ///
+    /// Each phase one thus meets about one conflict. A cold check per probe of a binary
+    /// search over prefixes cost a factorisation of the whole LP for each of log n probes per
+    /// broken row, and restoring every later row at once had phase one work through every
+    /// later conflict again for each broken row: n² on a family that breaks a row in every
+    /// few dozen (`cassowary-benchmark`).
+    ///
+    /// The first broken row's certificate is a cold check of the rows up to it, as the
+    /// conflict's deletion filter starts from its support: the conflict is the one a walk of
+    /// cold checks gives. The others' certificates are the warm multipliers (as valid, not
+    /// necessarily the same).
     mutating func requiredWalk(_ required: [Int]) throws(SolveInterruption)
         -> (kept: [Int], broken: [(row: Int, farkas: [Int: Rational])])
     {
+        // LP row k is `required[k]` (``LinearProgram/init(system:selected:)`` keeps the order).
+        guard case .infeasible(_, var engine) = try check(required) else { return (required, []) }
         var kept: [Int] = []
         var broken: [(row: Int, farkas: [Int: Rational])] = []
-        var pending = required[...]
-        while !pending.isEmpty {
-            guard case .infeasible(var upperCertificate, _) = try check(kept + pending) else {
-                kept += pending
-                break
+        // K is `required[..<start]` less the broken rows; P is `required[start..<included]`.
+        var start = 0
+        var included = required.count
+        var chunk = Self.firstWalkChunk
+        // Phase one over every row ended infeasible; it goes on over K ∪ P below.
+        var y = try phaseOne(&engine)
+        while true {
+            guard var multipliers = y else {
+                kept += required[start..<included]
+                start = included
+                guard included < required.count else { break }
+                let end = min(required.count, included + chunk)
+                for p in included..<end { engine.restoreRow(p) }
+                included = end
+                chunk *= 2
+                y = try phaseOne(&engine)
+                continue
             }
-            // kept ∪ pending[..<lo] is feasible, kept ∪ pending[..<hi] is not.
-            var lo = 0, hi = pending.count
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2
-                switch try check(kept + pending.prefix(mid)) {
-                case .feasible: lo = mid
-                case .infeasible(let certificate, _):
-                    hi = mid
-                    upperCertificate = certificate
+            var last = try Self.lastRow(of: multipliers, from: start)
+            while true {
+                for p in last..<included { engine.dropRow(p) }
+                included = last
+                guard let smaller = try phaseOne(&engine) else { break }
+                multipliers = smaller
+                last = try Self.lastRow(of: multipliers, from: start)
+            }
+            kept += required[start..<last]
+            var certificate = try Self.farkasMultipliers(multipliers, program: engine.program, bitWidths: &bitWidths)
+            if broken.isEmpty {
+                guard case .infeasible(let cold, _) = try check(Array(required[...last])) else {
+                    throw .internalFailure("the first broken row is feasible with the rows before it")
                 }
+                certificate = cold
             }
-            let start = pending.startIndex
-            kept += pending[start..<(start + hi - 1)]
-            broken.append((pending[start + hi - 1], upperCertificate))
-            pending = pending[(start + hi)...]
+            broken.append((required[last], certificate))
+            // K ∪ P is the feasible LP phase one just ended on; the broken row stays dropped.
+            start = last + 1
+            included = last + 1
+            chunk = Self.firstWalkChunk
+            y = nil
         }
         return (kept, broken)
+    }
+
+    /// How many rows the walk takes in after a broken one (then twice as many each time).
+    static let firstWalkChunk = 32
+
+    /// Phase one on `engine` from its basis: nil when feasible, else its Farkas vector by LP
+    /// row.
+    private mutating func phaseOne(_ engine: inout SimplexEngine) throws(SolveInterruption) -> [Rational]? {
+        try checkClock()
+        feasibilityChecks += 1
+        let refactorizationsBefore = engine.refactorizations
+        let farkas = try engine.makeFeasible(meter: &meter)
+        refactorizations += engine.refactorizations - refactorizationsBefore
+        bitWidths.record(engine.bitWidths)
+        return farkas
+    }
+
+    /// The last LP row a Farkas vector names, which is at or after `start` (the rows before
+    /// it are feasible together).
+    private static func lastRow(of y: [Rational], from start: Int) throws(SolveInterruption) -> Int {
+        guard let last = y.lastIndex(where: { !$0.isZero }), last >= start else {
+            throw .internalFailure("Farkas multipliers on the kept rows alone")
+        }
+        return last
     }
 
     /// An irreducible infeasible subset containing `first`, by a deletion filter over the

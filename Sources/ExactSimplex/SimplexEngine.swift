@@ -564,6 +564,15 @@ struct SimplexEngine: Sendable {
         program.kinds[program.firstAuxiliary[r]] = .free
     }
 
+    /// Takes required row `r`, dropped by ``dropRow(_:)``, back into the LP: its slack or
+    /// artificial is bounded again. The basis stays a basis; where that column is basic
+    /// outside its bound, phase one (``makeFeasible(meter:)``) goes on from here. The
+    /// required walk drops and restores rows of one LP this way.
+    mutating func restoreRow(_ r: Int) {
+        precondition(program.rows[r].level == 0, "only a required row is dropped")
+        program.kinds[program.firstAuxiliary[r]] = program.rows[r].relation == .equal ? .fixedZero : .nonnegative
+    }
+
     // MARK: Lexicographic fixing and the optimal face
 
     /// Fixes at zero every nonbasic nonnegative column whose reduced cost is positive, and
