@@ -269,13 +269,18 @@ struct ExactSolve {
     mutating func check(_ rows: [Int]) throws(SolveInterruption) -> CheckOutcome {
         try checkClock()
         feasibilityChecks += 1
-        let program = LinearProgram(system: lowered, selected: rows)
-        var engine = try SimplexEngine(program: program, order: Self.crashOrder(program))
+        var engine = try crashEngine(rows)
         try checkClock()
         let farkas = try engine.makeFeasible(meter: &meter)
         absorb(engine)
         guard let y = farkas else { return .feasible(engine) }
-        return .infeasible(try Self.farkasMultipliers(y, program: program, bitWidths: &bitWidths), engine)
+        return .infeasible(try Self.farkasMultipliers(y, program: engine.program, bitWidths: &bitWidths), engine)
+    }
+
+    /// The LP of `rows` (system row indices, ascending) at its crash basis.
+    func crashEngine(_ rows: [Int]) throws(SolveInterruption) -> SimplexEngine {
+        let program = LinearProgram(system: lowered, selected: rows)
+        return try SimplexEngine(program: program, order: Self.crashOrder(program))
     }
 
     /// The engine's Farkas vector `y` (by LP row, `yᵀb > 0` with `b = −c`) as the
@@ -306,8 +311,8 @@ struct ExactSolve {
     /// One LP of every required row, warm-started throughout: rows are dropped
     /// (``SimplexEngine/dropRow(_:)``) and restored, and phase one goes on from where it
     /// stopped. The LP holds the kept rows K and the next rows of the walk, P; the rows after
-    /// P are dropped. While K ∪ P is feasible, P is kept and the next rows come in, twice as
-    /// many each time. When it is infeasible, the Farkas multipliers' last row m in P bounds
+    /// P are dropped. It starts from the LP's crash basis with the first rows in. While
+    /// K ∪ P is feasible, P is kept and the next rows come in, twice as many each time. When it is infeasible, the Farkas multipliers' last row m in P bounds
     /// the first broken row r: K with P up to m is infeasible. Dropping m and everything
     /// after it, phase one either succeeds (then r = m, broken, with those multipliers as its
     /// certificate) or gives multipliers whose last row comes before m, and so on down.
@@ -326,14 +331,17 @@ struct ExactSolve {
         -> (kept: [Int], broken: [(row: Int, farkas: [Int: Rational])])
     {
         // LP row k is `required[k]` (``LinearProgram/init(system:selected:)`` keeps the order).
-        guard case .infeasible(_, var engine) = try check(required) else { return (required, []) }
+        // From the crash basis with only the first rows in: phase one over every row would
+        // work through every conflict at once (most of `random`'s walk).
+        try checkClock()
+        var engine = try crashEngine(required)
         var kept: [Int] = []
         var broken: [(row: Int, farkas: [Int: Rational])] = []
         // K is `required[..<start]` less the broken rows; P is `required[start..<included]`.
         var start = 0
-        var included = required.count
         var chunk = Self.firstWalkChunk
-        // Phase one over every row ended infeasible; it goes on over K ∪ P below.
+        var included = min(chunk, required.count)
+        for p in included..<required.count { engine.dropRow(p) }
         var y = try phaseOne(&engine)
         while true {
             guard var multipliers = y else {
