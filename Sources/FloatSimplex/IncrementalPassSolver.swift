@@ -792,26 +792,31 @@ public struct IncrementalPassSolver: Sendable {
     private mutating func addEveryRow() throws(PassFailure) {
         // The entries as a pooled system: the solver's variables (stable serials), and each
         // label's rank among the labels in use (strongest first) as its level.
-        var labelsInUse: [Int: Priority] = [:]
-        for entry in entries where !entry.row.strength.isRequired { labelsInUse[entry.row.strength.level] = entry.priority }
-        let labels = labelsInUse.keys.sorted()
+        // Each label's first entry (a priority's hash is dearer than a label's).
+        var firstWithLabel: [Int: Int] = [:]
+        for index in entries.indices where !entries[index].row.strength.isRequired {
+            let label = entries[index].row.strength.level
+            if firstWithLabel[label] == nil { firstWithLabel[label] = index }
+        }
+        let labels = firstWithLabel.keys.sorted()
         var rank: [Int: Int] = [:]
         for (k, label) in labels.enumerated() { rank[label] = k + 1 }
         var rows: [PooledLinearSystem.Row] = []
         var terms: [LinearTerm<Double>] = []
         var variableCount = 0
         rows.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
+        for index in entries.indices {
+            let row = entries[index].row
             rows.append(PooledLinearSystem.Row(
-                start: terms.count, count: entry.row.terms.count, constant: entry.row.constant, relation: entry.row.relation,
-                level: rank[entry.row.strength.level] ?? 0, constraintIndex: index))
-            for term in entry.row.terms {
+                start: terms.count, count: row.terms.count, constant: row.constant, relation: row.relation,
+                level: row.strength.isRequired ? 0 : rank[row.strength.level]!, constraintIndex: index))
+            for term in row.terms {
                 terms.append(LinearTerm(variable: term.variable.index, coefficient: term.coefficient))
                 variableCount = max(variableCount, term.variable.index + 1)
             }
         }
         let linear = PooledLinearSystem(
-            variableCount: variableCount, rows: rows, terms: terms, levels: labels.map { labelsInUse[$0]! })
+            variableCount: variableCount, rows: rows, terms: terms, levels: labels.map { entries[firstWithLabel[$0]!].priority })
         let strengths = [Strength.required] + labels.map(Strength.init(level:))
         var walk = AdditionWalk(linear)
         var broken = false

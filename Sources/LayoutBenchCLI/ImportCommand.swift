@@ -106,6 +106,9 @@ struct ImportIBCommand: ParsableCommand {
                         + agreement.mismatches.prefix(3).joined(separator: "; ")
                         + (broken.isEmpty ? "" : " [stored frames break \(broken.prefix(3).joined(separator: ", "))]")
                 } else {
+                    // Counted as the manifest counts it (`AppCorpus.summarize`): a clean root
+                    // that does not agree.
+                    if !layout.isMarkedByXcode { clean += 1 }
                     verdict = "no solution"
                 }
                 if verbose || !verdict.hasPrefix("agrees") {

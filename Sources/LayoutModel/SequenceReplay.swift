@@ -596,13 +596,20 @@ public struct SequenceReplay: Sendable {
             var isHug: Bool
         }
         var found: [Slot: Int] = [:]
+        // A view's intrinsic rows come together: its expected rows are built once for them
+        // (once per row was most of reading a 1,000-view sequence's first system).
+        var expectedView = -1
+        var expectedRows: [Constraint] = []
         for (index, constraint) in current.constraints.enumerated() where constraint.origin == .intrinsic {
             let view = constraint.first.item
             let axis = constraint.first.attribute.axis
             let item = current.items[view]
             let slot = Slot(view: view, axis: axis, isHug: constraint.relation == .lessThanOrEqual)
-            let expected = ConstraintSystem.intrinsicConstraints(of: item, at: view)
-                .first { $0.first.attribute.axis == axis && ($0.relation == .lessThanOrEqual) == slot.isHug }
+            if view != expectedView {
+                expectedView = view
+                expectedRows = ConstraintSystem.intrinsicConstraints(of: item, at: view)
+            }
+            let expected = expectedRows.first { $0.first.attribute.axis == axis && ($0.relation == .lessThanOrEqual) == slot.isHug }
             guard view != 0, constraint.second == nil, constraint.first.attribute.isSize, constraint.relation != .equal,
                   let expected, expected.constant == constraint.constant, expected.priority == constraint.priority,
                   found[slot] == nil
