@@ -312,10 +312,11 @@ struct ExactSolve {
     /// (``SimplexEngine/dropRow(_:)``) and restored, and phase one goes on from where it
     /// stopped. The LP holds the kept rows K and the next rows of the walk, P; the rows after
     /// P are dropped. It starts from the LP's crash basis with the first rows in. While
-    /// K ∪ P is feasible, P is kept and the next rows come in, twice as many each time. When it is infeasible, the Farkas multipliers' last row m in P bounds
-    /// the first broken row r: K with P up to m is infeasible. Dropping m and everything
-    /// after it, phase one either succeeds (then r = m, broken, with those multipliers as its
-    /// certificate) or gives multipliers whose last row comes before m, and so on down.
+    /// K ∪ P is feasible, P is kept and the next rows come in, twice as many each time. When
+    /// it is infeasible, the Farkas multipliers' last row m in P bounds the first broken row
+    /// r: K with P up to m is infeasible. Dropping m and everything after it, phase one
+    /// either succeeds (then r = m, broken, with those multipliers as its certificate) or
+    /// gives multipliers whose last row comes before m, and so on down.
     ///
     /// Each phase one thus meets about one conflict. A cold check per probe of a binary
     /// search over prefixes cost a factorisation of the whole LP for each of log n probes per

@@ -791,8 +791,8 @@ public struct IncrementalPassSolver: Sendable {
     /// 1,000 views, where the one-shot solve of the same system took 5.5 ms).
     private mutating func addEveryRow() throws(PassFailure) {
         // The entries as a pooled system: the solver's variables (stable serials), and each
-        // label's rank among the labels in use (strongest first) as its level.
-        // Each label's first entry (a priority's hash is dearer than a label's).
+        // label's rank among the labels in use (strongest first) as its level. Labels are
+        // found through their first entry (hashing a label is cheaper than a priority).
         var firstWithLabel: [Int: Int] = [:]
         for index in entries.indices where !entries[index].row.strength.isRequired {
             let label = entries[index].row.strength.level
