@@ -24,7 +24,7 @@ public struct IncrementalMeasurement: Sendable {
 public enum IncrementalBenchmark {
     /// Runs `workload` until `minimumSeconds` of adding have been spent (at most `maximumRuns`
     /// runs) and keeps the fastest add; suggestions run once, after the last add.
-    public static func run(_ workload: IncrementalWorkload, minimumSeconds: Double = 0.2, maximumRuns: Int = 5) -> IncrementalMeasurement {
+    public static func run(_ workload: IncrementalWorkload, minimumSeconds: Double = 0.2, maximumRuns: Int = 100) -> IncrementalMeasurement {
         var bestAdd = Double.infinity
         var spent = 0.0
         var runs = 0
@@ -96,7 +96,7 @@ public enum IncrementalBenchmark {
     /// ``run(_:minimumSeconds:maximumRuns:)`` repeats additions, the last result, and the order
     /// the solve added the rows in (for ``IncrementalWorkload/adding(_:name:order:)``).
     public static func oneShot(
-        _ system: ConstraintSystem, minimumSeconds: Double = 0.2, maximumRuns: Int = 5
+        _ system: ConstraintSystem, minimumSeconds: Double = 0.2, maximumRuns: Int = 100
     ) throws(BackendError) -> (seconds: Double, result: BackendResult, order: [Int]) {
         let backend = CassowaryBackend()
         var best = Double.infinity
