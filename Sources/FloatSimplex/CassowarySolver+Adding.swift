@@ -48,6 +48,12 @@ extension CassowarySolver {
     public mutating func addConstraint<Terms: Collection>(
         _ terms: Terms, constant: Double, relation: Relation, strength: Strength
     ) throws(CassowaryError) -> ConstraintHandle where Terms.Element: SolverTerm {
+        try addConstraint(terms, constant: constant, relation: relation, strength: strength, rebuildOnBreakdown: true)
+    }
+
+    private mutating func addConstraint<Terms: Collection>(
+        _ terms: Terms, constant: Double, relation: Relation, strength: Strength, rebuildOnBreakdown: Bool
+    ) throws(CassowaryError) -> ConstraintHandle where Terms.Element: SolverTerm {
         try Self.validate(terms, constant: constant, strength: strength)
         beginCall()
         // A removed constraint's id is handed out again (see `freeRecords`).
@@ -79,7 +85,14 @@ extension CassowarySolver {
             case .infeasible(let owners):
                 throw .unsatisfiable(conflict: owners.filter { $0 != id }.sorted().map { ConstraintHandle(id: $0) })
             case .budgetExceeded: throw .budgetExceeded
-            case .breakdown(let why): throw .internalFailure(why)
+            case .breakdown(let why):
+                // The rows no longer describe one matrix (docs/float-backend.md, "Fourteenth
+                // pass"): rebuilt from the constraints for the basis held before the attempt,
+                // which drops the rounding the pivots wrote into them, the addition is tried
+                // once more; a second breakdown is reported.
+                guard rebuildOnBreakdown, rebuildAndReoptimize() else { throw .internalFailure(why) }
+                rebuildsAfterBreakdown += 1
+                return try addConstraint(terms, constant: constant, relation: relation, strength: strength, rebuildOnBreakdown: false)
             }
         }
     }

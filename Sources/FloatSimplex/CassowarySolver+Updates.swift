@@ -16,6 +16,12 @@ extension CassowarySolver {
     /// proves it, the changed ones among them), a budget that runs out throws
     /// ``CassowaryError/budgetExceeded``; either way the solver is exactly as before the call.
     public mutating func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) throws(CassowaryError) {
+        try setConstants(changes, rebuildOnBreakdown: true)
+    }
+
+    private mutating func setConstants(
+        _ changes: [(handle: ConstraintHandle, constant: Double)], rebuildOnBreakdown: Bool
+    ) throws(CassowaryError) {
         for change in changes {
             guard change.constant.isFinite else { throw .invalidInput("constant \(change.constant)") }
             guard hasConstraint(change.handle) else { throw .unknownConstraint(change.handle) }
@@ -73,7 +79,12 @@ extension CassowarySolver {
                     ConstraintHandle(id: $0)
                 })
             case .budgetExceeded: throw .budgetExceeded
-            case .breakdown(let why): throw .internalFailure(why)
+            case .breakdown(let why):
+                // As an addition does (``addConstraint(_:)``): the rows rebuilt, once.
+                guard rebuildOnBreakdown, rebuildAndReoptimize() else { throw .internalFailure(why) }
+                rebuildsAfterBreakdown += 1
+                try setConstants(changes, rebuildOnBreakdown: false)
+                return
             }
         }
         refactorIfFilled(settled: true)

@@ -123,6 +123,10 @@ public struct CassowarySolver: Sendable {
     var denseRefactorFloor = 0
     /// How many rebuilds ``refactorIfDenserThanConstraints(allowance:)`` kept (for tests).
     public internal(set) var denseRefactorsKept = 0
+    /// How many times an addition or a change of constants broke down (the tableau's rows
+    /// and columns disagreeing, or a value beyond `Double`) and was tried again on rows
+    /// rebuilt from the constraints.
+    public internal(set) var rebuildsAfterBreakdown = 0
 
     /// Variables numbered this far above `denseBase` or more are looked up in a dictionary.
     static let denseLimit = 1 << 22

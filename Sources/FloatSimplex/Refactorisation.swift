@@ -55,7 +55,7 @@ extension CassowarySolver {
     /// ``refactor(rebuildingIndex:)``, then the primal and dual simplex for what the rebuilt
     /// rows' rounding left to do.
     @discardableResult
-    private mutating func rebuildAndReoptimize() -> Bool {
+    mutating func rebuildAndReoptimize() -> Bool {
         guard refactor() else { return false }
         do {
             try reoptimize(.keepsRequiredFeasible)
