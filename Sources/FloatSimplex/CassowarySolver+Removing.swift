@@ -9,12 +9,13 @@ extension CassowarySolver {
     /// as it was: the attempt is journaled like an addition.
     public mutating func removeConstraint(_ handle: ConstraintHandle) throws(CassowaryError) {
         guard hasConstraint(handle), let record = records[handle.id] else { throw .unknownConstraint(handle) }
+        let runMagnitude = removalRunMagnitude
         beginCall()
         // What `remove` changes outside the journal.
         let saved = (liveCount, originalTerms, recordGarbage, recordTerms.count)
         let markers = [record.marker, record.other].filter { $0 >= 0 }.map { ($0, tableau.symbols[$0].kind, tableau.symbols[$0].costLevel) }
         // The constraint's numbers at the current point, before its rows go.
-        let removedMagnitude = magnitude(of: record)
+        let removedMagnitude = max(magnitude(of: record), runMagnitude)
         let checkpoint = tableau.beginAttempt()
         countNames(in: record, by: -1)
         do {
@@ -39,7 +40,8 @@ extension CassowarySolver {
         if let slot = edits.firstIndex(where: { $0.handle == handle }) { removeEdit(at: slot) }
         heldConstants.remove(record.constant)
         recycle(record, id: handle.id)
-        refactorIfFilled(settled: true, afterRemoval: true, removedMagnitude: removedMagnitude)
+        let rebuilt = refactorIfFilled(settled: true, afterRemoval: true, removedMagnitude: removedMagnitude)
+        removalRunMagnitude = rebuilt ? 0 : removedMagnitude
         tableau.compactIfWasteful()
         compactRecordsIfWasteful()
         checkInvariantsNow()

@@ -121,6 +121,9 @@ public struct CassowarySolver: Sendable {
     /// ``refactorIfDenserThanConstraints(allowance:)`` tries no rebuild until the tableau holds more
     /// terms than this (set when a rebuild was not kept).
     var denseRefactorFloor = 0
+    /// The largest magnitude removed (``refactorIfFilled(settled:afterRemoval:removedMagnitude:)``)
+    /// in the current run of removals since the last rebuild: any other call ends the run.
+    var removalRunMagnitude = 0.0
     /// How many rebuilds ``refactorIfDenserThanConstraints(allowance:)`` kept (for tests).
     public internal(set) var denseRefactorsKept = 0
     /// How many times an addition or a change of constants broke down (the tableau's rows
@@ -171,6 +174,7 @@ public struct CassowarySolver: Sendable {
     /// At the start of a public call: a per-call budget starts afresh.
     mutating func beginCall() {
         if budgetPerCall && metered { meter = BudgetMeter(budget) }
+        removalRunMagnitude = 0
     }
 
     /// The number of constraints currently held (edit constraints included).

@@ -19,15 +19,20 @@ extension CassowarySolver {
     /// its pivots touched carry rounding at its scale, which the constraints left do not
     /// explain (`v1.height >= 31420000000` and `v1.bottom == 0.001 * v2.centerY @750`
     /// removed with their view left 0.0018, the ulp of 3.1e13, in an error at @750 of a
-    /// layout whose numbers are below 1,024).
-    mutating func refactorIfFilled(settled: Bool = false, afterRemoval: Bool = false, removedMagnitude: Double = 0) {
-        guard !tableau.journaling else { return }
+    /// layout whose numbers are below 1,024). A view's removal is several removals in a row,
+    /// and the constants left drop only as they go: `removedMagnitude` is the largest of the
+    /// run (``CassowarySolver/removalRunMagnitude``), so the test holds at the removal that
+    /// takes the last large constant (with `v2.centerX >= v1.leading + 123457` also removed,
+    /// no single removal's own numbers passed it, and 1e-3 stayed at @751).
+    @discardableResult
+    mutating func refactorIfFilled(settled: Bool = false, afterRemoval: Bool = false, removedMagnitude: Double = 0) -> Bool {
+        guard !tableau.journaling else { return false }
         let clean = max(tableau.cleanTermCount, 64)
         let limit = settled ? clean + clean / 2 : 3 * max(originalTerms, clean) + 1024
         let leftBehind = heldConstants.largest
         let outscaled = leftBehind > 0 && removedMagnitude * Tableau.smallPivotRatio > leftBehind
-        guard tableau.termCount > limit || (afterRemoval && (tableau.sawSmallPivot || outscaled)) else { return }
-        rebuildAndReoptimize()
+        guard tableau.termCount > limit || (afterRemoval && (tableau.sawSmallPivot || outscaled)) else { return false }
+        return rebuildAndReoptimize()
     }
 
     /// Rebuilds the rows from the constraints when a pivot since the last rebuild divided by
