@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import CProcessControl
 #endif
 
 /// A child process with pipes on its standard input and output, started with `posix_spawn`
@@ -48,7 +49,7 @@ public final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the child's copies; every other descriptor closes.
+        // dup2 clears close-on-exec on the child's copies.
         if connected {
             posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
             posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
@@ -58,6 +59,15 @@ public final class ChildProcess {
         }
         if !inheritStandardError {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        // Descriptors other code opened without close-on-exec (a pipe another thread made
+        // for a process of its own) would be inherited too, and the child would hold their
+        // write ends open for its life: a CI run hung reading a finished process's output
+        // while an adapter spawned beside it held that pipe. The child keeps 0, 1 and 2 only.
+        let closing = layoutbench_spawn_actions_close_from(&actions, 3)
+        guard closing == 0 else {
+            close(toChild[0]); close(toChild[1]); close(fromChild[0]); close(fromChild[1])
+            throw SpawnError(description: "posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(closing)))")
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
