@@ -531,14 +531,14 @@ struct SimplexEngine: Sendable {
     /// columns, `yᵀ A_j = 0` on free ones and `yᵀ b > 0`.
     ///
     /// The costs are ±1 on the basic columns outside their bounds, so they change as values
-    /// cross bounds. After the first few pivots, the reduced costs are priced once and then
-    /// updated (as
-    /// ``minimize(costs:meter:)`` updates them), in two steps per pivot: the basis change
-    /// under the old costs, then the costs that changed (on the few basic columns that
-    /// crossed a bound, and on the leaving column, which costs nothing once nonbasic), each a
-    /// hypersparse BTRAN. Pricing anew took a BTRAN of every infeasible column per pivot:
-    /// `random` at 5,000 views has hundreds, and that BTRAN was a third of the solve. The
-    /// values are exactly a full pricing's, so the pivots are the same.
+    /// cross bounds. After the first few pivots (``phaseOnePivotsPricedAnew``), the reduced
+    /// costs are priced once and then updated as ``minimize(costs:meter:)`` updates them, in
+    /// two steps per pivot: the basis change under the old costs, then the costs that
+    /// changed (on the few basic columns that crossed a bound, and on the leaving column,
+    /// which costs nothing once nonbasic), each a hypersparse BTRAN. Pricing anew took, per
+    /// pivot, a BTRAN of a cost vector with an entry for every infeasible column (hundreds on
+    /// `random` at 5,000 views): a third of that solve. The values are exactly a full
+    /// pricing's, so the pivots are the same.
     mutating func makeFeasible(meter: inout BudgetMeter) throws(SolveInterruption) -> [Rational]? {
         var costs = infeasibilityCosts()
         var degenerateRun = 0
