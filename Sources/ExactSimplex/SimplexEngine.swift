@@ -325,11 +325,7 @@ struct SimplexEngine: Sendable {
             try pivot(entering: q, direction: direction, slot: slot, step: step, alpha: alpha, passing: passed, meter: &meter)
             for s in passed { prices.clear(basis[s]) }
             prices.clear(q)
-            for entry in factorization.solveTransposedSparse(change) {
-                for term in program.rowEntries[entry.index] where slotOf[term.index] < 0 && !excluded[term.index] {
-                    prices.subtractProduct(term.index, entry.value, term.value)
-                }
-            }
+            subtractDualChange(change, from: &prices)
             degenerateRun = step.isZero ? degenerateRun + 1 : 0
         }
     }
@@ -549,9 +545,7 @@ struct SimplexEngine: Sendable {
             if costs.isEmpty { return nil }
             let y = duals(costs: costs)
             guard let (q, direction, _) = entering(duals: y, costs: [:], bland: degenerateRun >= blandThreshold) else {
-                var dense = [Rational](repeating: .zero, count: program.rowCount)
-                for entry in y { dense[entry.index] = entry.value }
-                return dense
+                return denseByRow(y)
             }
             let alpha = column(q)
             guard let (slot, step) = ratioTest(alpha: alpha, direction: direction, phaseOne: true) else {
@@ -571,9 +565,7 @@ struct SimplexEngine: Sendable {
             let bland = degenerateRun >= blandThreshold
             guard let (q, direction, reducedCost) = bland ? blandEntering(prices) : prices.largest(direction: movableDirection)
             else {
-                var dense = [Rational](repeating: .zero, count: program.rowCount)
-                for entry in duals(costs: costs) { dense[entry.index] = entry.value }
-                return dense
+                return denseByRow(duals(costs: costs))
             }
             let alpha = column(q)
             guard let (slot, step) = ratioTest(alpha: alpha, direction: direction, phaseOne: true) else {
@@ -614,6 +606,13 @@ struct SimplexEngine: Sendable {
         }
     }
 
+    /// Duals kept as their nonzeros, written out by row (the Farkas vector's form).
+    private func denseByRow(_ y: [SparseEntry]) -> [Rational] {
+        var dense = [Rational](repeating: .zero, count: program.rowCount)
+        for entry in y { dense[entry.index] = entry.value }
+        return dense
+    }
+
     /// How many pivots of a phase one price every column anew before the reduced costs are
     /// kept in a table and updated.
     static let phaseOnePivotsPricedAnew = 8
@@ -634,7 +633,7 @@ struct SimplexEngine: Sendable {
 
     /// `d_j −= Δyᵀ A_j` on the nonbasic columns not fixed, where `Bᵀ Δy = g` (one sparse
     /// BTRAN of `g`, by slot): what a change `g` of the basic columns' costs does to the
-    /// reduced costs.
+    /// reduced costs. Both phases' updates after a pivot (``ReducedCostTable``).
     private mutating func subtractDualChange(_ g: [SparseEntry], from prices: inout ReducedCostTable) {
         for entry in factorization.solveTransposedSparse(g) {
             for term in program.rowEntries[entry.index] where slotOf[term.index] < 0 && !excluded[term.index] {
