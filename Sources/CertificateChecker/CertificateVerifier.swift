@@ -83,8 +83,10 @@ private struct Check {
     let levelCount: Int
     /// The optional rows of each level (index 0 unused).
     let rowsByLevel: [[Int]]
-    /// Whether the document lists each level's `ν` sparsely (version 2).
+    /// Whether the document lists each level's `ν` sparsely (version 2 and later).
     var sparseLevelMultipliers = true
+    /// The document's format.
+    var format = CertificateDocument.supportedFormat
     var problems: [String] = []
 
     init(system: ConstraintSystem, solution: Solution) {
@@ -106,6 +108,7 @@ private struct Check {
         guard CertificateDocument.supportedFormats.contains(document.format) else {
             return fail("unknown certificate format \(document.format)")
         }
+        format = document.format
         sparseLevelMultipliers = document.format != CertificateDocument.denseLevelsFormat
         guard document.status == solution.status else {
             return fail("the certificate is for status \(document.status.rawValue), the solution has \(solution.status.rawValue)")
@@ -167,6 +170,13 @@ private struct Check {
         }
         if !members.contains(first) { fail("the conflict does not contain the first broken constraint") }
         checkFarkas(certificate.farkas, allowed: members, what: "the conflict")
+        if certificate.independentRows == true {
+            guard format == CertificateDocument.supportedFormat else {
+                return fail("independentRows in a \(format) certificate (version 3 and later only)")
+            }
+            checkIndependence(conflict, farkas: certificate.farkas)
+            return
+        }
         var witnessed = Set<Int>()
         for witness in certificate.witnesses {
             guard members.contains(witness.omitted),
@@ -181,6 +191,31 @@ private struct Check {
             witnessed.insert(witness.omitted)
         }
         if witnessed != members { fail("the conflict's irreducibility is not witnessed for every member") }
+    }
+
+    /// The conflict's irreducibility by independence: its members' rows `(a_r, c_r)` are
+    /// linearly independent, and the Farkas vector names every member. Then that vector is
+    /// the only one on the members up to scale, so no proper subset has one, and by Farkas'
+    /// lemma each is feasible. (A vector naming fewer members would prove a smaller subset
+    /// infeasible: the conflict would not be irreducible.)
+    mutating func checkIndependence(_ conflict: [Int], farkas: CertificateDocument.Farkas) {
+        let named = Set(farkas.multipliers.compactMap { multiplier in
+            Rational(multiplier.value).flatMap { $0.isZero ? nil : multiplier.constraint }
+        })
+        if named != Set(conflict) { fail("the conflict's Farkas multipliers do not name every member") }
+        let constantColumn = system.variableCount
+        let sparse = conflict.map { r -> LinearIndependence.SparseRow in
+            rows[r].terms.map { ($0.variable, $0.coefficient) } + [(constantColumn, rows[r].constant)]
+        }
+        // Bounded, as a certificate is input: four times what the backend allows itself on
+        // the same rows in the same order (it claims independence only within its limit).
+        let entries = sparse.reduce(0) { $0 + $1.count }
+        let workLimit = 4 * (64 * entries + 4096)
+        switch LinearIndependence.areIndependent(sparse, workLimit: workLimit) {
+        case true?: break
+        case false?: fail("the conflict's rows are not linearly independent, as independentRows claims")
+        case nil: fail("the conflict's rows could not be shown independent within \(workLimit) elimination steps")
+        }
     }
 
     /// λ_r ≥ 0 on `<=`, ≤ 0 on `>=`, free on `==`, on required rows in `allowed` only;

@@ -17,10 +17,23 @@ public struct ExactSimplexBackend: LayoutBackend {
         case minimumAndMaximum
     }
 
-    public var determinacy: DeterminacyMethod
+    /// How the conflict is shown irreducible.
+    public enum ConflictProof: Sendable, Hashable {
+        /// By its rows' independence when the first Farkas support has independent rows (then
+        /// that support is the conflict, with no check per member); otherwise by the deletion
+        /// filter's witnesses.
+        case independenceFirst
+        /// Always by the deletion filter, one witness per member: for cross-checking the
+        /// default (both give the same conflict).
+        case witnesses
+    }
 
-    public init(determinacy: DeterminacyMethod = .finalBasis) {
+    public var determinacy: DeterminacyMethod
+    public var conflictProof: ConflictProof
+
+    public init(determinacy: DeterminacyMethod = .finalBasis, conflictProof: ConflictProof = .independenceFirst) {
         self.determinacy = determinacy
+        self.conflictProof = conflictProof
     }
 
     public var name: String { "exact" }
@@ -44,7 +57,7 @@ public struct ExactSimplexBackend: LayoutBackend {
 
     /// Solves and returns the result, its certificate and what the solve measured.
     public func solveWithReport(_ system: ConstraintSystem, budget: Budget) throws(BackendError) -> ExactSolveReport {
-        var solve = ExactSolve(system: system, budget: budget, determinacy: determinacy)
+        var solve = ExactSolve(system: system, budget: budget, determinacy: determinacy, conflictProof: conflictProof)
         let report: ExactSolveReport
         do {
             let (solution, certificate) = try solve.run()
@@ -86,6 +99,7 @@ struct ExactSolve {
     let system: ConstraintSystem
     let lowered: LinearSystem<Rational>
     let determinacy: ExactSimplexBackend.DeterminacyMethod
+    let conflictProof: ExactSimplexBackend.ConflictProof
     var meter: BudgetMeter
     var refactorizations = 0
     var feasibilityChecks = 0
@@ -95,9 +109,13 @@ struct ExactSolve {
     var phases = SolvePhases()
     var clock = PhaseClock()
 
-    init(system: ConstraintSystem, budget: Budget, determinacy: ExactSimplexBackend.DeterminacyMethod) {
+    init(
+        system: ConstraintSystem, budget: Budget, determinacy: ExactSimplexBackend.DeterminacyMethod,
+        conflictProof: ExactSimplexBackend.ConflictProof = .independenceFirst
+    ) {
         self.system = system
         self.determinacy = determinacy
+        self.conflictProof = conflictProof
         self.meter = BudgetMeter(budget)
         self.lowered = system.lowered(as: Rational.self)
         phases.lowering = clock.lap()
@@ -154,7 +172,7 @@ struct ExactSolve {
             }
             #endif
             conflictCertificate = SolutionCertificate.Conflict(
-                farkas: Self.farkasCertificate(found.farkas), witnesses: found.witnesses)
+                farkas: Self.farkasCertificate(found.farkas), irreducibility: found.irreducibility)
             phases.conflict += clock.lap()
             feasible = try feasibleEngine(rows: (kept + optional).sorted())
         }
@@ -225,7 +243,7 @@ struct ExactSolve {
             exactValues: values.map(\.description), exactObjective: objective.map(\.description))
         var certificate = SolutionCertificate(
             status: status, broken: brokenCertificates, conflict: conflictCertificate, levels: levelCertificates)
-        if var conflictCertificate = certificate.conflict, let first = broken.first {
+        if var conflictCertificate = certificate.conflict, let first = broken.first, !conflictCertificate.independentRows {
             // The solution itself satisfies every kept constraint, hence the conflict less
             // its first broken member.
             conflictCertificate.witnesses.append(
@@ -406,10 +424,16 @@ struct ExactSolve {
         return last
     }
 
-    /// An irreducible infeasible subset containing `first`, by a deletion filter over the
-    /// support of `farkas` (which contains `first`, as the constraints kept before it are
-    /// feasible). Returns its members in file order, its Farkas multipliers and, for each
-    /// member but `first`, a point satisfying all the others.
+    /// An irreducible infeasible subset containing `first`: the support of `farkas` (which
+    /// contains `first`, as the constraints kept before it are feasible) when its rows are
+    /// linearly independent, else what a deletion filter leaves of it. Returns its members in
+    /// file order, its Farkas multipliers and how its irreducibility is shown: by independent
+    /// rows, or for each member but `first` a point satisfying all the others.
+    ///
+    /// Independent rows (coefficients and constant together) admit one Farkas vector up to
+    /// scale, so no proper subset has one and each is feasible: the filter would keep every
+    /// member, and one elimination over the support replaces a check per member. A chain
+    /// against a pinned end (`conflict-late`) is such a support, as long as the layout.
     ///
     /// A conflict can be as long as the layout (a chain against a pinned end), so the
     /// checks are warm-started: phase one over the members ends at an infeasible basis,
@@ -418,8 +442,17 @@ struct ExactSolve {
     /// factorization. Only when the rest is still infeasible is it checked from scratch,
     /// so the certificate, and hence the conflict, is the one a cold check gives.
     mutating func irreducibleConflict(_ first: Int, farkas: [Int: Rational]) throws(SolveInterruption)
-        -> (members: [Int], farkas: [Int: Rational], witnesses: [SolutionCertificate.Witness])
+        -> (members: [Int], farkas: [Int: Rational], irreducibility: SolutionCertificate.Irreducibility)
     {
+        // The planted stale witness lives on the filter's path: it must stay reachable.
+        #if LAYOUTBENCH_FAULTS
+        let filterOnly = conflictProof == .witnesses || PlantedFault.isActive(.exactStaleWitness)
+        #else
+        let filterOnly = conflictProof == .witnesses
+        #endif
+        if !filterOnly, supportIsIndependent(farkas.keys) {
+            return (farkas.keys.sorted(), farkas, .independentRows)
+        }
         var certificate = farkas
         var members = Set(farkas.keys)
         var witnesses: [SolutionCertificate.Witness] = []
@@ -464,7 +497,25 @@ struct ExactSolve {
         guard members.contains(first) else { throw .internalFailure("the conflict lost its broken constraint") }
         witnesses.removeAll { !members.contains($0.omitted) }
 
-        return (members.sorted(), certificate, witnesses)
+        return (members.sorted(), certificate, .witnesses(witnesses))
+    }
+
+    /// Whether the lowered rows of `support` (each with its constant) are linearly
+    /// independent, decided within a few times their entries' count of elimination work
+    /// (else false: the deletion filter decides instead).
+    private func supportIsIndependent(_ support: some Collection<Int>) -> Bool {
+        let constantColumn = lowered.variableCount
+        var rows: [LinearIndependence.SparseRow] = []
+        rows.reserveCapacity(support.count)
+        var entries = 0
+        for r in support.sorted() {
+            let row = lowered.rows[r]
+            var sparse: LinearIndependence.SparseRow = row.terms.map { ($0.variable, $0.coefficient) }
+            sparse.append((constantColumn, row.constant))
+            entries += sparse.count
+            rows.append(sparse)
+        }
+        return LinearIndependence.areIndependent(rows, workLimit: 64 * entries + 4096) == true
     }
 
     static func farkasCertificate(_ multipliers: [Int: Rational]) -> SolutionCertificate.Farkas {

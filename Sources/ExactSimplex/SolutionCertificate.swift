@@ -28,8 +28,10 @@ public struct SolutionCertificate: Sendable, Hashable, Codable {
     ///
     /// Version 2 lists each level's `ν` sparsely (`nonzeroLevelMultipliers`: the nonzero
     /// ones, by level); version 1 listed all `k − 1` of them (`levelMultipliers`), quadratic
-    /// in the number of levels (59 MB for one view with 3,000 priorities). Both are read.
-    public static let formatName = "layoutbench-exact-certificate/2"
+    /// in the number of levels (59 MB for one view with 3,000 priorities). Version 3 may
+    /// show a conflict irreducible by its rows' independence instead of one witness per
+    /// member (``Conflict/independentRows``). All three are read.
+    public static let formatName = "layoutbench-exact-certificate/3"
 
     public var format: String
     /// The status of the solution certified; nothing is certified for `budgetExceeded`.
@@ -96,14 +98,38 @@ public struct SolutionCertificate: Sendable, Hashable, Codable {
         }
     }
 
-    /// The conflict is infeasible (`farkas`) and irreducible (one witness per member).
+    /// How a conflict is shown irreducible.
+    public enum Irreducibility: Sendable, Hashable {
+        /// For each member, a point satisfying all the others.
+        case witnesses([Witness])
+        /// The members' lowered rows, each with its constant (`(a_r, c_r)`), are linearly
+        /// independent: the Farkas vector is then the only one on them up to scale, so no
+        /// proper subset is infeasible. The checker verifies it by elimination.
+        case independentRows
+    }
+
+    /// The conflict is infeasible (`farkas`) and irreducible: one witness per member, or
+    /// (version 3) `independentRows` and no witnesses.
     public struct Conflict: Sendable, Hashable, Codable {
         public var farkas: Farkas
         public var witnesses: [Witness]
+        /// Whether irreducibility is shown by the members' rows being linearly independent
+        /// (absent before version 3: false).
+        public var independentRows: Bool
 
-        public init(farkas: Farkas, witnesses: [Witness]) {
+        public init(farkas: Farkas, irreducibility: Irreducibility) {
             self.farkas = farkas
-            self.witnesses = witnesses
+            switch irreducibility {
+            case .witnesses(let witnesses): (self.witnesses, independentRows) = (witnesses, false)
+            case .independentRows: (witnesses, independentRows) = ([], true)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            farkas = try container.decode(Farkas.self, forKey: .farkas)
+            witnesses = try container.decode([Witness].self, forKey: .witnesses)
+            independentRows = try container.decodeIfPresent(Bool.self, forKey: .independentRows) ?? false
         }
     }
 

@@ -175,7 +175,9 @@ public struct Comparator: Sendable {
     }
 
     /// A reported conflict must contain the first broken constraint, be infeasible on its own,
-    /// and become feasible without any one of its members (checked by the exact reference).
+    /// and become feasible without any one of its members (checked by the exact reference:
+    /// for another backend's conflict, one solve when the reference's conflict of the
+    /// reported rows is all of them; else one more per member).
     func checkConflict(_ system: ConstraintSystem, _ s: Solution, backend: String) -> [Finding] {
         guard let first = s.broken.first else {
             if !s.conflict.isEmpty {
@@ -196,6 +198,12 @@ public struct Comparator: Sendable {
             return [Finding(kind: .badConflict, backends: [backend], detail: "conflict \(names) is feasible")]
         case .undecided(let finding):
             return [finding(names)]
+        case .infeasible(let irreducible) where irreducible.count == s.conflict.count && backend != reference.name:
+            // The reference's own conflict of these rows is irreducible (its certificate
+            // shows it): all of them, so the reported one is irreducible too. Not for the
+            // reference's own conflict: a fault there would repeat itself on the subset, so
+            // that one is checked member by member.
+            return []
         case .infeasible:
             break
         }
@@ -215,7 +223,10 @@ public struct Comparator: Sendable {
 
     /// What the reference says of a set of required constraints.
     enum Feasibility {
-        case feasible, infeasible
+        case feasible
+        /// Infeasible, with the reference's irreducible conflict among them (indices into
+        /// the rows asked about).
+        case infeasible(conflict: [Int])
         /// The reference ran out of ``referenceBudget`` or failed: the finding against it,
         /// given the conflict's names.
         case undecided(@Sendable ([String]) -> Finding)
@@ -239,7 +250,7 @@ public struct Comparator: Sendable {
         }
         switch result.solution.status {
         case .optimal: return .feasible
-        case .unsatisfiable: return .infeasible
+        case .unsatisfiable: return .infeasible(conflict: result.solution.conflict)
         case .budgetExceeded:
             let iterations = result.statistics.iterations
             return .undecided { names in

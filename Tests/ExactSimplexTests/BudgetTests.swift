@@ -14,16 +14,20 @@ private func generated(_ family: String, size: Int, seed: UInt64 = 1) throws -> 
 @Suite("Budgets")
 struct BudgetTests {
     /// The conflict's deletion filter pivots once per member: a conflict as long as the
-    /// layout is a long run of cheap pivots, each charged to the meter.
+    /// layout is a long run of cheap pivots, each charged to the meter. (By default this
+    /// conflict's independent rows prove it without the filter, and without a pivot.)
     @Test("an iteration budget ends a long conflict search")
     func iterations() throws {
         let system = try generated("conflict-late", size: 300)
-        let full = try ExactSimplexBackend().solve(system, budget: .unlimited)
+        let filter = ExactSimplexBackend(conflictProof: .witnesses)
+        let full = try filter.solve(system, budget: .unlimited)
         #expect(full.solution.status == .unsatisfiable)
         #expect(full.statistics.iterations > 100)
-        let cut = try ExactSimplexBackend().solve(system, budget: Budget(iterations: 100))
+        let cut = try filter.solve(system, budget: Budget(iterations: 100))
         #expect(cut.solution.status == .budgetExceeded)
         #expect(cut.statistics.iterations <= 101)
+        let proved = try ExactSimplexBackend().solve(system, budget: Budget(iterations: 100))
+        #expect(proved.solution.conflict == full.solution.conflict)
     }
 
     /// Thousands of priority levels on one view: every level's optimality check is charged

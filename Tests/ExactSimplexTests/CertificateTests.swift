@@ -157,9 +157,70 @@ struct CertificateTests {
         var padded = solution
         padded.conflict = [0, 1, 2, 4]
         #expect(try !verdict(certificate, system, padded).isVerified)
-        var dropped = certificate
+        // Shown irreducible by independent rows; claimed for the padded conflict, the claim
+        // fails (its rows are independent, but the Farkas vector does not name c1).
+        #expect(certificate.conflict?.independentRows == true)
+        let (_, witnessed) = try ExactSimplexBackend(conflictProof: .witnesses).solveCertified(system, budget: .unlimited)
+        #expect(try verdict(witnessed, system, solution).isVerified)
+        #expect(try !verdict(witnessed, system, padded).isVerified)
+        // Witnesses are version 2's form, and a version-2 document is still read.
+        var version2 = witnessed
+        version2.format = "layoutbench-exact-certificate/2"
+        #expect(try verdict(version2, system, solution).isVerified)
+        var dropped = witnessed
         dropped.conflict?.witnesses.removeLast()
         #expect(try !verdict(dropped, system, solution).isVerified)
+        // Claiming independence without it: the witnesses go, and nothing shows irreducibility.
+        var unwitnessed = witnessed
+        unwitnessed.conflict?.witnesses = []
+        #expect(try !verdict(unwitnessed, system, solution).isVerified)
+    }
+
+    @Test("the checker rejects independentRows on dependent rows, and before version 3")
+    func dependentRowsClaim() throws {
+        // c0 and c2 contradict; c3 is c2 again, so {c0, c2, c3} has dependent rows. A Farkas
+        // vector spreading over c2 and c3 is valid, and the set is infeasible, but not
+        // irreducible: the claim of independence must fail.
+        let system = try parse("""
+            root superview 375 667
+            view a
+            a.width == 100
+            a.height == 10
+            a.width == 120
+            a.width == 120
+            """)
+        let (solution, certificate) = try solveCertified(system)
+        #expect(solution.conflict == [0, 2])
+        var spread = certificate
+        spread.conflict?.farkas = SolutionCertificate.Farkas(multipliers: [
+            .init(constraint: 0, value: "1"), .init(constraint: 2, value: "-1/2"), .init(constraint: 3, value: "-1/2"),
+        ])
+        spread.conflict?.independentRows = true
+        spread.conflict?.witnesses = []
+        var claimed = solution
+        claimed.conflict = [0, 2, 3]
+        guard case .rejected(let problems) = try verdict(spread, system, claimed) else {
+            Issue.record("a dependent conflict passed as independent")
+            return
+        }
+        #expect(problems.contains { $0.contains("not linearly independent") })
+        // Version 2 had no independentRows: a document of that version claiming it fails.
+        var old = certificate
+        old.format = "layoutbench-exact-certificate/2"
+        #expect(try !verdict(old, system, solution).isVerified)
+    }
+
+    @Test("independence and the deletion filter give the same conflict", arguments: 0..<150)
+    func conflictProofsAgree(seed: Int) throws {
+        guard let system = try? LayoutParser.parse(randomLayout(seed: UInt64(seed))) else { return }
+        let (fast, _) = try solveCertified(system)
+        let (filtered, witnessed) = try ExactSimplexBackend(conflictProof: .witnesses).solveCertified(system, budget: .unlimited)
+        #expect(fast.conflict == filtered.solution.conflict)
+        #expect(fast.broken == filtered.solution.broken)
+        if !fast.conflict.isEmpty {
+            #expect(witnessed.conflict?.witnesses.count == fast.conflict.count)
+            #expect(try verdict(witnessed, system, filtered.solution).isVerified)
+        }
     }
 
     @Test("a certificate round-trips through JSON with rational strings")
@@ -176,7 +237,7 @@ struct CertificateTests {
         let (_, certificate) = try solveCertified(system)
         let data = try JSONEncoder().encode(certificate)
         let document = try JSONDecoder().decode(CertificateDocument.self, from: data)
-        #expect(document.format == "layoutbench-exact-certificate/2")
+        #expect(document.format == "layoutbench-exact-certificate/3")
         #expect(document.levels.count == 2)
         #expect(document.levels[1].multipliers.contains { $0.value == "3/10" })
     }

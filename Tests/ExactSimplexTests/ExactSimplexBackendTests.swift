@@ -147,8 +147,14 @@ struct ExactSimplexBackendTests {
         // a.x = 10, a.w = 100, b.w = 30, b.x = a.x + a.w + 10 = 120: the trailing pin
         // wants b.x + b.w = 365. Conflict: c1, c2, c3, c8, c9.
         #expect(solution.conflict.map(system.constraintName) == ["c1", "c2", "c3", "c8", "c9"])
-        #expect(certificate.conflict?.witnesses.count == 5)
+        // A chain of pins: its rows are independent, which shows it irreducible.
+        #expect(certificate.conflict?.independentRows == true)
+        #expect(certificate.conflict?.witnesses.isEmpty == true)
         #expect(exactValue(solution, system, "b", .x) == 120)
+        let (filtered, witnessed) = try ExactSimplexBackend(conflictProof: .witnesses).solveCertified(system, budget: .unlimited)
+        #expect(filtered.solution.conflict == solution.conflict)
+        #expect(witnessed.conflict?.independentRows == false)
+        #expect(witnessed.conflict?.witnesses.count == 5)
     }
 
     @Test("weighted error definitions: <= and >= count one side only")

@@ -17,7 +17,7 @@ import Testing
         let run = try SequenceCommandTests.run(["solve", file, "--certify", "--certificate-out", out])
         #expect(run.status == 0, "\(run.error)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(text.contains("layoutbench-exact-certificate\\/2") && text.contains("nonzeroLevelMultipliers"))
+        #expect(text.contains("layoutbench-exact-certificate\\/3") && text.contains("nonzeroLevelMultipliers"))
     }
 
     @Test func aFullDeviceIsAnErrorAndStaysADevice() throws {
