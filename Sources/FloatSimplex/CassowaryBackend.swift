@@ -116,6 +116,7 @@ public struct CassowaryBackend: LayoutBackend {
         var conflict: [Int] = []
         var filterPivots = 0
         var walk = AdditionWalk(linear)
+        var split = WalkTimeSplit()
         func exceeded() -> (result: BackendResult, order: [Int]) {
             (BackendResult(
                 solution: .budgetExceeded(variableCount: linear.variableCount),
@@ -131,8 +132,9 @@ public struct CassowaryBackend: LayoutBackend {
         while true {
             let found: (row: Int, explanation: [ConstraintHandle])?
             do {
-                found = try walk.addUntilBroken(to: &solver, linear, strengths: strengths) { nowRequired in
-                    if nowRequired { phases.levels += clock.lap() } else { phases.solve += clock.lap() }
+                found = try walk.addUntilBroken(to: &solver, linear, strengths: strengths) { rowsAdded in
+                    split.note(rowsAdded)
+                    if split.isDue { split.charge(clock.lap(), to: &phases) }
                 }
             } catch {
                 if error == .budgetExceeded { return exceeded() }
@@ -140,7 +142,8 @@ public struct CassowaryBackend: LayoutBackend {
             }
             guard let (index, explanation) = found else { break }
             if broken.isEmpty {
-                phases.solve += clock.lap()
+                split.note(walk.rowsAdded)
+                split.charge(clock.lap(), to: &phases)
                 var trials = TrialBudget(solver.remainingBudget)
                 let found = irreducibleConflict(
                     failing: linear.row(index), explanation: walk.rows(of: explanation).map(linear.row(_:)),
@@ -161,7 +164,8 @@ public struct CassowaryBackend: LayoutBackend {
             #endif
             broken.append(linear.rows[index].constraintIndex)
         }
-        if walk.inRequiredRun { phases.solve += clock.lap() } else { phases.levels += clock.lap() }
+        split.note(walk.rowsAdded)
+        split.charge(clock.lap(), to: &phases)
         // The additions' pivots wrote reduced rows, as long as their backward cones (on `form`
         // every label's width tied to one: 932 rows of up to 1,498 terms at 1,000 views); the
         // estimate and its probes walk them. Rebuilt from the constraints for the same basis
