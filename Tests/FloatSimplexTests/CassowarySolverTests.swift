@@ -4,6 +4,24 @@ import Testing
 @testable import FloatSimplex
 
 @Suite struct CassowarySolverTests {
+    @Test("a solver reserved for n variables finds each by index, in whatever order rows name them")
+    func reservedVariablesAreDense() throws {
+        func add(_ solver: inout CassowarySolver) throws {
+            try solver.addConstraint(constraint([(400, 1)], -10, .equal))          // v400 = 10
+            try solver.addConstraint(constraint([(3, 1), (400, -1)], -5, .equal))   // v3 = v400 + 5
+        }
+        var reserved = CassowarySolver()
+        reserved.reserveCapacity(constraints: 2, terms: 3, variables: 500)
+        try add(&reserved)
+        #expect(reserved.sparseSymbols.isEmpty)
+        #expect(reserved.value(of: Variable(3)) == 15)
+        // Grown from the first variable named, the table starts at 400, and 3 is hashed.
+        var grown = CassowarySolver()
+        try add(&grown)
+        #expect(grown.sparseSymbols.count == 1)
+        #expect(grown.value(of: Variable(3)) == 15)
+    }
+
     @Test func solvesAChainOfEqualities() throws {
         var solver = CassowarySolver()
         try solver.addConstraint(constraint([(0, 1)], -8, .equal))                 // x0 = 8
