@@ -130,14 +130,21 @@ extension CassowarySolver {
             }
         }
 
-        /// Solves row r for b (rejecting small pivots, relative to the row, unless r names no
-        /// other unassigned basic symbol) and retires both.
+        /// Solves row r for b (rejecting small pivots, relative to the row, unless r is a row
+        /// singleton or b a column singleton) and retires both.
         ///
         /// A row singleton leaves no choice: its last basic symbol is what it determines, and
         /// dividing by its coefficient keeps the relative accuracy of the rest of the row
         /// (`v2.left == -1e-9 * v1.left` with `v2.left` known gives `v1.left` to the last bit).
         /// Refusing it gave up the whole rebuild, and kept rows that had reached `v1` through
         /// 1e10-sized intermediates (5.1e10 − 1389 for 5.1e10).
+        ///
+        /// A column singleton leaves none either: r is the only open row naming b, so b is
+        /// what r determines once the rest is known, and no other row takes b's coefficient
+        /// (nothing fills in). The same row with `v1.left` named by no other open row was
+        /// refused as a small pivot, and the whole rebuild with it: `v3.left` stayed 2⁻²⁰ off
+        /// 8.5, read through 1e10-sized intermediates, past the judge's bound on
+        /// `v2.left == 3 * v3.left` (guided fuzz, `infeasible-point-float-82ff0ea357bc2cc7`).
         func assign(_ b: Int, _ r: Int, rank: Int, singleton: Bool = false) -> Bool {
             let row = work[r]
             var coefficient = 0.0
@@ -186,7 +193,7 @@ extension CassowarySolver {
                 forEachOpenRow(of: b) { r in if found == nil { found = r } }
                 guard let r = found else { return nil }
                 backward -= 1
-                guard assign(b, r, rank: backward) else { return nil }
+                guard assign(b, r, rank: backward, singleton: true) else { return nil }
             } else {
                 // A cycle: eliminate the unassigned symbol of least Markowitz cost.
                 var best: (r: Int, b: Int, cost: Int, magnitude: Double)?

@@ -31,6 +31,37 @@ import Testing
     /// outweighs the live terms it is compacted away. The rows must survive that: the solver
     /// still answers as a fresh one, before and after a refactorisation (which rebuilds from
     /// the records' rows).
+    /// `v2.left == -1e-9 * v1.left` is a small pivot wherever it is solved; at the end of the
+    /// one-shot solve the rows are rebuilt from the constraints. The basis factorisation
+    /// reaches that row as a column singleton (no other open row names `v1.left`) and must
+    /// take it: refusing gave up the whole rebuild, and `v3.left` stayed 2⁻²⁰ off 8.5, read
+    /// through 1e10-sized intermediates (guided fuzz, `infeasible-point-float-82ff0ea357bc2cc7`).
+    @Test func aSmallColumnSingletonPivotIsTakenAndTheRowsHold() throws {
+        let system = try LayoutParser.parse("""
+            root root 568 320
+            view v1
+            view v2
+            view v3
+            v3.width <= 0
+            v2.left == -1e-9 * v1.left
+            v3.centerXWithinMargins == 0.1 * v1.left
+            v2.left == v3.left + 17
+            v2.left == 3 * v3.left
+            """)
+        let lowered = try #require(CassowaryBackend.lower(system))
+        var built = CassowarySolver()
+        for row in lowered.rows { try built.addConstraint(row, strength: .required) }
+        #expect(built.factorBasis() != nil)
+        let solution = try CassowaryBackend().solve(system, budget: .unlimited).solution
+        func x(_ view: String) throws -> Double {
+            let item = try #require(system.itemIndex(named: view))
+            return solution.values[Unknown(item: item, component: .x).variable]
+        }
+        #expect(abs(try x("v3") - 8.5) <= 1e-14)
+        #expect(abs(try x("v2") - 3 * (try x("v3"))) <= 1e-13)
+        #expect(abs(try x("v1") / -2.55e10 - 1) <= 1e-15)
+    }
+
     @Test func termPoolsSurviveManyRemovals() throws {
         let workload = IncrementalWorkload.make(.chain, size: 12)
         var solver = CassowarySolver()
