@@ -100,20 +100,38 @@ extension Tableau {
 
     /// ``coneMagnitude(_:)``, reading and adding to the magnitudes in `memo` (which must come
     /// from this tableau, unchanged since).
+    ///
+    /// Rows name basic symbols of lower rank only, so the cone is acyclic, except while
+    /// ``CassowarySolver/refactor()`` writes the rebuilt rows one by one: a new row can name a
+    /// symbol whose old row still names it back. The walk then takes that symbol's own value
+    /// for its magnitude instead of walking around the cycle. Before, it pushed the cycle
+    /// onto its stack without end (guided fuzz: gigabytes within seconds, then killed).
     func coneMagnitude(_ symbol: Int, memo: inout SymbolMemo) -> Double {
+        // A symbol whose row is being walked is remembered as -1 until its sum is known
+        // (magnitudes are never negative).
+        let walking = -1.0
         var stack: [Int] = [symbol]
         while let top = stack.last {
-            if memo[top] != nil { stack.removeLast(); continue }
-            var pending = false
-            for index in symbols[top].rowRange {
-                let other = terms[index].symbol
-                if symbols[other].isBasic && memo[other] == nil { stack.append(other); pending = true }
+            if let known = memo[top] {
+                if known != walking {
+                    stack.removeLast()
+                    continue
+                }
+            } else {
+                memo.remember(walking, for: top)
+                var pending = false
+                for index in symbols[top].rowRange {
+                    let other = terms[index].symbol
+                    if symbols[other].isBasic && memo[other] == nil { stack.append(other); pending = true }
+                }
+                if pending { continue }
             }
-            if pending { continue }
             var sum = abs(symbols[top].constant)
             for index in symbols[top].rowRange {
                 let other = terms[index].symbol
-                sum += abs(terms[index].coefficient) * (symbols[other].isBasic ? memo[other]! : abs(symbols[other].value))
+                var magnitude = abs(symbols[other].value)
+                if symbols[other].isBasic, let known = memo[other], known != walking { magnitude = known }
+                sum += abs(terms[index].coefficient) * magnitude
             }
             memo.remember(sum, for: top)
             stack.removeLast()

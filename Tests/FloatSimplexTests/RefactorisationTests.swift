@@ -1,3 +1,5 @@
+import BackendContract
+import ExactSimplex
 import LayoutModel
 import SolverBenchmarks
 import Testing
@@ -60,6 +62,41 @@ import Testing
         #expect(abs(try x("v3") - 8.5) <= 1e-14)
         #expect(abs(try x("v2") - 3 * (try x("v3"))) <= 1e-13)
         #expect(abs(try x("v1") / -2.55e10 - 1) <= 1e-15)
+    }
+
+    /// While the rebuild at the end of a one-shot solve writes its rows one by one, a new row
+    /// can name a symbol whose old row still names it back. The rounding check of each
+    /// written row walked that cycle without end: this system (guided fuzz, a timeout) took
+    /// gigabytes within seconds. (The walk reads no clock, so a budget would not stop it:
+    /// a regression hangs this test.)
+    @Test func aRebuildThroughACycleOfOldAndNewRowsEnds() throws {
+        let system = try LayoutParser.parse("""
+            root root 568 320
+            view v1 intrinsic 173 17.333 hug 251 250 resist 751 50
+            view v2 intrinsic 177 21 hug 251 250 resist 751 750
+            view v3 intrinsic 545 21 hug 251 250
+            view v4 intrinsic - 21 hug 251 250
+            v1.top == root.topMargin
+            v2.leading == v1.trailing + 8
+            v2.centerY == v1.centerY
+            root.trailingMargin == 1.0000001 * v2.trailing @0.000001
+            v3.leading == root.leadingMargin @0.000001
+            v3.top == v1.bottom + 8
+            v4.leading == v4.trailing + 8
+            v4.centerY == v3.centerY
+            root.trailingMargin == v4.trailing
+            v2.centerY == v1.centerY
+            v1.bottom >= v4.bottom + 667 @0.001
+            v1.rightMargin == 0.000001 * v3.centerX + 1000000000000 @251
+            v1.height >= 10 * v4.height + 20 @750
+            v1.trailing <= 0.5 * v2.centerX + 0.5
+
+            """)
+        let result = try CassowaryBackend().solve(system, budget: .unlimited)
+        #expect(result.solution.status == .optimal)
+        let exact = try ExactSimplexBackend().solve(system, budget: .unlimited).solution
+        #expect(result.solution.objective.count == exact.objective.count)
+        #expect(result.solution.objective[0...1] == exact.objective[0...1])
     }
 
     @Test func termPoolsSurviveManyRemovals() throws {
