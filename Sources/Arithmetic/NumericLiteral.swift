@@ -173,7 +173,25 @@ public struct NumericLiteral: Sendable, Hashable, Comparable, CustomStringConver
             && a.significand == b.significand
     }
 
+    /// The value alone: equal literals have equal ``doubleValue``s, and hashing the double
+    /// costs a fraction of hashing the digit string (lowering hashes every priority of a
+    /// layout with many distinct ones).
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(doubleValue)
+    }
+
+    /// Compared by ``doubleValue`` where the two differ: rounding to nearest is monotone, so
+    /// different doubles order their literals, and only equal ones (one literal, or two
+    /// closer than a `Double` can tell) need the digits.
+    @inlinable
     public static func < (a: NumericLiteral, b: NumericLiteral) -> Bool {
+        if a.doubleValue != b.doubleValue { return a.doubleValue < b.doubleValue }
+        return exactlyLess(a, b)
+    }
+
+    @usableFromInline
+    static func exactlyLess(_ a: NumericLiteral, _ b: NumericLiteral) -> Bool {
         if a.isNegative != b.isNegative { return a.isNegative }
         // Same sign: compare magnitudes, flipped for negatives.
         let magnitudeLess = Self.magnitudeLess(a, b)

@@ -124,13 +124,13 @@ extension ConstraintSystem {
     /// The optional levels, highest first, and each constraint's level number (0 for a
     /// required one): one pass over the priorities for the whole lowering, instead of a
     /// lookup per row.
-    func levelOfEachConstraint() -> (levels: PriorityLevels, levelOf: [Int32]) {
+    func levelOfEachConstraint() -> (levels: [Priority], levelOf: [Int32]) {
         let census = priorityCensus(recordingPlaces: true)
         let order = census.distinct.indices.sorted { census.distinct[$0] > census.distinct[$1] }
         var levelOfPlace = Array(repeating: Int32(0), count: order.count)
         for (k, place) in order.enumerated() { levelOfPlace[place] = Int32(k + 1) }
         let levelOf = census.places.map { $0 < 0 ? 0 : levelOfPlace[Int($0)] }
-        return (PriorityLevels(order.map { census.distinct[$0] }), levelOf)
+        return (order.map { census.distinct[$0] }, levelOf)
     }
 
     /// The distinct optional priorities in the order they first occur and, when asked, each

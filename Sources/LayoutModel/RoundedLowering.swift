@@ -61,7 +61,7 @@ extension ConstraintSystem {
                 start: start, count: pool.count - start, constant: constant, relation: constraints[index].relation,
                 level: level, constraintIndex: index))
         }
-        return PooledLinearSystem(variableCount: variableCount, rows: rows, terms: pool, levels: levels.levels)
+        return PooledLinearSystem(variableCount: variableCount, rows: rows, terms: pool, levels: levels)
     }
 
     /// Constraint `index` lowered at `level` as ``loweredRoundingOnce(exactRow:)`` lowers it

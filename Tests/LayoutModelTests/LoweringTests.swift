@@ -147,8 +147,8 @@ import Testing
         }
         let system = try parse(text)
         let (levels, levelOf) = system.levelOfEachConstraint()
-        #expect(levels.levels == system.optionalLevels)
-        #expect(levels.levels.count == distinct)
+        #expect(levels == system.optionalLevels)
+        #expect(levels.count == distinct)
         let lookup = system.levelNumbers()
         for (index, constraint) in system.constraints.enumerated() {
             #expect(Int(levelOf[index]) == lookup.level(of: constraint.priority), "constraint \(index)")

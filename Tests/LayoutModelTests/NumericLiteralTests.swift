@@ -1,4 +1,5 @@
 import Testing
+@testable import Arithmetic
 @testable import LayoutModel
 
 @Suite struct NumericLiteralTests {
@@ -28,6 +29,27 @@ import Testing
         #expect(NumericLiteral(parsing: "1.0") == NumericLiteral(1))
         #expect(NumericLiteral(parsing: "100e-2") == NumericLiteral(1))
         #expect(NumericLiteral(parsing: "-1e300")! < NumericLiteral(parsing: "-1e299")!)
+    }
+
+    /// `<` reads the doubles first: it must order every pair as the digits do, also where the
+    /// doubles tie (closer than an ulp, beyond `Double`'s range, below its smallest value).
+    @Test func comparesAsTheDigitsWhereTheDoublesTie() throws {
+        let ascending = try [
+            "-1e310", "-1e309", "-1e300", "-2", "-1.00000000000000000001", "-1", "-0.99999999999999999999",
+            "-1e-400", "0", "1e-401", "1e-400", "2e-400", "0.1", "0.10000000000000000001", "0.3",
+            "999.99999999999999999", "1000", "1000.00000000000000001", "1e309", "1e310",
+        ].map { try #require(NumericLiteral(parsing: $0)) }
+        for (i, a) in ascending.enumerated() {
+            for (j, b) in ascending.enumerated() {
+                #expect((a < b) == (i < j), "\(a) < \(b)")
+                #expect((a < b) == NumericLiteral.exactlyLess(a, b), "\(a) < \(b)")
+                #expect((a == b) == (i == j), "\(a) == \(b)")
+            }
+        }
+        // Hashing reads the double alone: equal literals hash alike, and a set keeps the ones
+        // that share a double apart.
+        #expect(NumericLiteral(parsing: "1.50")!.hashValue == NumericLiteral(parsing: "15e-1")!.hashValue)
+        #expect(Set(ascending).count == ascending.count)
     }
 
     @Test func representableRange() throws {
