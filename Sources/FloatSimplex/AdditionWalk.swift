@@ -47,7 +47,7 @@ struct AdditionWalk {
     /// Whether the last row added was required (true before the first).
     private var inRequiredRun = true
     /// Rows added (or found broken) so far, required and optional, counted in
-    /// ``addUntilBroken(to:_:strengths:runChanged:)`` (a row added again after a link was
+    /// ``addUntilBroken(to:_:strengths:rebuildFactor:runChanged:)`` (a row added again after a link was
     /// taken back counts again).
     private(set) var rowsAdded = (required: 0, optional: 0)
 
@@ -79,15 +79,18 @@ struct AdditionWalk {
     /// every row is in (nil). `strengths[level]` is the strength a row at `level` is added at
     /// (index 0: required). `runChanged` is told when the rows go from required to optional
     /// or back, with ``rowsAdded`` then, for the caller's account of where the time went
-    /// (``WalkTimeSplit``).
+    /// (``WalkTimeSplit``). With a `rebuildFactor`, the solver's rows are rebuilt between
+    /// additions when its walks outgrow them (``CassowarySolver/rebuildIfWalksOutgrewRows(factor:)``).
     ///
     /// - Throws: the solver's errors other than a conflict (a budget running out); the walk
     ///   can go on after none of them.
     mutating func addUntilBroken(
         to solver: inout CassowarySolver, _ linear: PooledLinearSystem, strengths: [Strength],
+        rebuildFactor: Int = 0,
         runChanged: (_ rowsAdded: (required: Int, optional: Int)) -> Void = { _ in }
     ) throws(CassowaryError) -> (row: Int, explanation: [ConstraintHandle])? {
         while position < queue.count {
+            solver.rebuildIfWalksOutgrewRows(factor: rebuildFactor)
             let index = queue[position]
             position += 1
             let row = linear.rows[index]

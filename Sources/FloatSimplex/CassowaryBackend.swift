@@ -34,10 +34,19 @@ public struct CassowaryBackend: LayoutBackend {
     /// ``ambiguityProbeLimit`` probes runs.
     public var ambiguityProbeWorkFloor: Int
 
-    public init(conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64, ambiguityProbeWorkFloor: Int = 4_000_000) {
+    /// The walk's rows are rebuilt from the constraints between additions once its walks
+    /// have read this many times the constraints' terms since the last rebuild
+    /// (``CassowarySolver/rebuildIfWalksOutgrewRows(factor:)``); 0 never rebuilds.
+    public var walkRebuildFactor: Int
+
+    public init(
+        conflictFilterLimit: Int = 256, ambiguityProbeLimit: Int = 64, ambiguityProbeWorkFloor: Int = 4_000_000,
+        walkRebuildFactor: Int = 32
+    ) {
         self.conflictFilterLimit = conflictFilterLimit
         self.ambiguityProbeLimit = ambiguityProbeLimit
         self.ambiguityProbeWorkFloor = ambiguityProbeWorkFloor
+        self.walkRebuildFactor = walkRebuildFactor
     }
 
     public var name: String { "float" }
@@ -132,7 +141,9 @@ public struct CassowaryBackend: LayoutBackend {
         while true {
             let found: (row: Int, explanation: [ConstraintHandle])?
             do {
-                found = try walk.addUntilBroken(to: &solver, linear, strengths: strengths) { rowsAdded in
+                found = try walk.addUntilBroken(
+                    to: &solver, linear, strengths: strengths, rebuildFactor: walkRebuildFactor
+                ) { rowsAdded in
                     split.note(rowsAdded)
                     if split.isDue { split.charge(clock.lap(), to: &phases) }
                 }

@@ -130,6 +130,10 @@ public struct CassowarySolver: Sendable {
     /// and columns disagreeing, or a value beyond `Double`) and was tried again on rows
     /// rebuilt from the constraints.
     public internal(set) var rebuildsAfterBreakdown = 0
+    /// How many rebuilds ``rebuildIfWalksOutgrewRows(factor:)`` made (for tests).
+    public internal(set) var rebuildsForWalkWork = 0
+    /// ``Tableau/termsRead`` after the last such rebuild (or check that found none due).
+    var termsReadAtWorkRebuild = 0
 
     /// Variables numbered this far above `denseBase` or more are looked up in a dictionary.
     static let denseLimit = 1 << 22

@@ -57,6 +57,36 @@ extension CassowarySolver {
         return rebuildAndReoptimize()
     }
 
+    /// Rebuilds the rows from the constraints for the current basis, and re-optimises, once
+    /// the walks since the last such rebuild (columns, value refreshes: ``Tableau/termsRead``)
+    /// have read more than `factor` times the constraints' own terms (at least
+    /// ``walkWorkFloor``); returns whether it rebuilt. For a caller between additions (the
+    /// one-shot solve's walk): an addition's journal cannot hold a rebuild.
+    ///
+    /// Each pivot writes the entering symbol's row as the leaving row reduced to non-basic
+    /// symbols, and rows that named the entering symbol go on naming it. On `random` the
+    /// downstream cones this builds grow with the layout: at 3,000 views a pivot's value
+    /// refresh read thousands of rows (158 K instructions a pivot, against 49 K at 1,000),
+    /// where the constraints' own rows, solved for the same basis, give cones of a few rows.
+    /// The rebuild costs about one pass over the constraints' terms, so at a factor of 32
+    /// it is at most a small part of the work it is paid from. Layouts whose walks stay near
+    /// their rows (every realistic family: at 10,000 views their whole solve reads at most
+    /// 1.2 times their terms) never reach it, and their answers are unchanged to the bit.
+    @discardableResult
+    public mutating func rebuildIfWalksOutgrewRows(factor: Int) -> Bool {
+        guard factor > 0, !tableau.journaling,
+            tableau.termsRead &- termsReadAtWorkRebuild > factor * max(originalTerms, Self.walkWorkFloor) else { return false }
+        let rebuilt = rebuildAndReoptimize()
+        if rebuilt { rebuildsForWalkWork += 1 }
+        // Also after a rebuild refused (an unsafe pivot): the next try waits for as much work again.
+        termsReadAtWorkRebuild = tableau.termsRead
+        return rebuilt
+    }
+
+    /// The fewest constraint terms ``rebuildIfWalksOutgrewRows(factor:)`` measures the walks
+    /// against: a small layout is never rebuilt for work.
+    static let walkWorkFloor = 4_096
+
     /// ``refactor(rebuildingIndex:)``, then the primal and dual simplex for what the rebuilt
     /// rows' rounding left to do.
     @discardableResult
