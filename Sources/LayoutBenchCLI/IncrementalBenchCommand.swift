@@ -17,7 +17,7 @@ struct IncrementalBenchCommand: ParsableCommand {
         commandName: "bench-incremental",
         abstract: "Benchmark the incremental Cassowary solver (and kiwi) on chains, trees, grids, cells, a form and resizing.",
         discussion: """
-            Times adding every constraint (the best of as many runs as fit in 0.2 s, at most 100), making edit variables, and \
+            Times adding every constraint (the best of as many runs as fit in 0.2 s, at least 10 where they fit in 2 s, at most 100), making edit variables, and \
             suggestions (each followed by reading every value). Cells use one solver per cell; \
             the form is kiwi's enaml-like dialog shape. The last table gives each workload's \
             growth exponent, the slope of log(time) against log(size). Build with -c release.
