@@ -25,7 +25,8 @@ public enum IncrementalBenchmark {
     /// Whether a timed loop runs again: until `minimumSeconds` have been spent and at least
     /// ``minimumRuns`` runs made, at most `maximumRuns` runs, and none begun after
     /// ``maximumSeconds``. At 10,000 views a run takes 15–60 ms, and 0.2 s alone kept the
-    /// best of 3–13: two runs of one build read `table-cells`' one-shot / core 1.64 and 2.18.
+    /// best of 3–13 runs. (Most of the spread at that size is between processes, which more
+    /// runs in one process do not remove: docs/float-backend.md, "Benchmark".)
     static func repeats(spent: Double, runs: Int, minimumSeconds: Double, maximumRuns: Int) -> Bool {
         runs < maximumRuns && spent < maximumSeconds && (spent < minimumSeconds || runs < minimumRuns)
     }
